@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import type { GenerateRequest, WorkerHealth } from '../../worker/contract/worker-api';
+
+/** What the client needs to reach one worker. */
+export interface WorkerTarget {
+  url: string;
+  authToken: string;
+}
+
+export class WorkerCallError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status of the worker's answer, or 0 when it could not be reached. */
+    readonly status: number,
+    /** The worker's own error message, when it answered in the error shape. */
+    readonly workerMessage?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The one HTTP client for inference workers: every call carries the worker's bearer token when it has one. */
+@Injectable()
+export class WorkerClient {
+  async health(target: WorkerTarget, timeoutMs: number): Promise<WorkerHealth> {
+    const response = await this.call(target, '/health', {
+      method: 'GET',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return (await response.json()) as WorkerHealth;
+  }
+
+  /**
+   * Starts a generation and resolves once the worker has answered with a success status, so the caller can still
+   * retry elsewhere; the body is then streamed by the caller.
+   */
+  generate(
+    target: WorkerTarget,
+    request: GenerateRequest,
+    stream: boolean,
+    signal: AbortSignal,
+  ): Promise<Response> {
+    return this.call(target, stream ? '/generate/stream' : '/generate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+      signal,
+    });
+  }
+
+  private async call(target: WorkerTarget, path: string, init: RequestInit): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (target.authToken) {
+      headers.set('authorization', `Bearer ${target.authToken}`);
+    }
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, ensureSlash(target.url)), { ...init, headers });
+    } catch (error) {
+      throw new WorkerCallError(`worker ${target.url} unreachable: ${describeFetchError(error)}`, 0);
+    }
+    if (!response.ok) {
+      const workerMessage = await readErrorMessage(response);
+      throw new WorkerCallError(
+        `worker ${target.url}${path} answered ${response.status}${workerMessage ? `: ${workerMessage}` : ''}`,
+        response.status,
+        workerMessage,
+      );
+    }
+    return response;
+  }
+}
+
+function ensureSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+function describeFetchError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') {
+      return error.name === 'TimeoutError' ? 'timed out' : 'aborted';
+    }
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}
+
+async function readErrorMessage(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as { message?: unknown };
+    return typeof body.message === 'string' ? body.message.slice(0, 500) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * The contract between the main service and inference workers.
+ *
+ * This file is the single definition of the worker API's request, response and event shapes. The worker
+ * implements it (its DTOs `implements` these interfaces) and the main service's worker client is typed by it.
+ * Keep it free of framework imports so both apps (and tests) can import it cheaply.
+ */
+
+/** Version of the worker HTTP API; bumped on any incompatible change. */
+export const WORKER_API_VERSION = '1';
+
+/** Header carrying the sample rate of a raw PCM stream (`audio/pcm`, s16le, mono). */
+export const SAMPLE_RATE_HEADER = 'X-Sample-Rate';
+
+export type InferenceDevice = 'cpu' | 'cuda';
+
+export type ModelType = 'preset' | 'cloning' | 'design' | 'transcription' | 'api';
+
+/** One file of a catalog entry. `repo`/`revision` override the entry's repository for files hosted elsewhere. */
+export interface CatalogFile {
+  /** Path of the file inside its repository, e.g. `en/en_US/joe/medium/en_US-joe-medium.onnx`. */
+  path: string;
+  /** Repository holding the file when it is not the entry's own `repo`. */
+  repo?: string;
+  /** Git revision to download (default `main`). */
+  revision?: string;
+  /** Size in bytes, when known. */
+  size?: number;
+  /** Lower-case hex sha256 of the file, when known (otherwise the hub's ETag is used). */
+  sha256?: string;
+  /** Name of the file inside the installed variant folder (default: the basename of `path`). */
+  target?: string;
+}
+
+/** A built-in voice of a preset model. */
+export interface PresetVoice {
+  id: string;
+  name: string;
+  language: string;
+  gender?: 'female' | 'male' | 'neutral';
+  /** Speaker id for multi-speaker models. */
+  speakerId?: number;
+}
+
+/** One installable model (SPEC §2). */
+export interface CatalogEntry {
+  id: string;
+  name: string;
+  description: string;
+  backend: string;
+  backendDisplayName: string;
+  backendDescription: string;
+  /** Installed variant folder name: the model lives in `<models_dir>/<backend>/<variant>/`. */
+  variant: string;
+  /** Hosting repository (`owner/name`), or null for embedded engines that need no download. */
+  repo: string | null;
+  revision?: string;
+  files: CatalogFile[];
+  /** Total size in bytes of all files. */
+  size: number;
+  types: ModelType[];
+  presetVoices?: PresetVoice[];
+  /** Longest total reference audio, in seconds, accepted for cloning. */
+  maxReferenceDuration?: number;
+  supportsInstruct?: boolean;
+  supportsEffects?: boolean;
+  gated?: boolean;
+  license: string;
+  commercial?: boolean;
+  hardware: 'cpu' | 'gpu';
+  minVram?: number;
+  /** ISO 639-1 codes, or `["*"]` for 100+ languages. */
+  languages: string[];
+  recommended?: boolean;
+  legacy?: boolean;
+  /** Family shown on the Models page (variants of one family are grouped). */
+  family?: string;
+  /** True for engines embedded in the worker: always installed, nothing to download. */
+  embedded?: boolean;
+}
+
+/** Body of `POST /generate` and `POST /generate/stream`. Paths are relative to the models directory. */
+export interface GenerateRequest {
+  backend: string;
+  text: string;
+  /** Preset voice: a file path relative to the models directory, or an engine voice name for embedded engines. */
+  voice_path?: string | null;
+  /** 1.0 = normal; each engine maps it to its own rate control. */
+  speed?: number;
+  /** ISO 639-1 (or engine-specific) language code. */
+  language?: string | null;
+  /** Cloning reference audio, base64-encoded WAV, one item per sample. */
+  reference_audio?: string[] | null;
+  /** Transcripts of the reference audio, one per sample. */
+  reference_text?: string[] | null;
+  /** Model folder `<backend>/<variant>` relative to the models directory. */
+  model_path?: string | null;
+}
+
+export type RegistrationStatus = 'disabled' | 'pending' | 'registered' | 'failed';
+
+export interface RegistrationState {
+  status: RegistrationStatus;
+  attempts: number;
+  serviceUrl?: string;
+  publicUrl?: string;
+  error?: string;
+  at?: string;
+}
+
+export interface LoadedModelInfo {
+  backend: string;
+  modelPath: string;
+  /** Resident memory attributed to the model, in bytes (estimate). */
+  memoryBytes: number;
+  loadedAt: string;
+  lastUsedAt: string;
+  inFlight: number;
+}
+
+/** `GET /health`. */
+export interface WorkerHealth {
+  status: 'ok';
+  device: InferenceDevice;
+  requestedDevice: InferenceDevice;
+  deviceNote?: string;
+  loadedModels: LoadedModelInfo[];
+  version: string;
+  apiVersion: string;
+  registration: RegistrationState;
+}
+
+export interface BackendCapabilities {
+  preset: boolean;
+  cloning: boolean;
+  transcription: boolean;
+  streaming: boolean;
+}
+
+/** Element of `GET /backends`. */
+export interface BackendInfo {
+  name: string;
+  displayName: string;
+  capabilities: BackendCapabilities;
+  dependenciesInstalled: boolean;
+  loadedModels: LoadedModelInfo[];
+}
+
+/** Body of `POST /models/pull`. */
+export interface PullRequest {
+  /** Hub base URL, e.g. `https://huggingface.co`. */
+  url: string;
+  /** `<backend>/<variant>`. */
+  dest_path: string;
+  manifest: CatalogEntry;
+}
+
+export type PullStatus = 'downloading' | 'installing' | 'complete' | 'error';
+
+/** One SSE `data:` frame of a pull. */
+export interface PullEvent {
+  progress: number;
+  status: PullStatus;
+  speed: string;
+  file?: string;
+  downloaded?: number;
+  total?: number;
+  message?: string;
+}
+
+/** `POST /transcribe`. */
+export interface TranscribeResponse {
+  text: string;
+  language: string;
+}
+
+/** Error body of the worker (same shape as the main service's). */
+export interface WorkerError {
+  status: number;
+  message: string;
+  data: Record<string, { code: string; message: string }>;
+}
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Additions by the worker (v1, backwards compatible).
+ * ------------------------------------------------------------------------------------------------------- */
+
+/** Header carrying the request id; the worker honours an incoming one and echoes it on every response. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** Load state of one model key (`<backend>/<variant>`, or the backend name for embedded engines). */
+export interface ModelQueueStats {
+  modelPath: string;
+  /** Requests being served right now. */
+  active: number;
+  /** Requests waiting for a slot. */
+  waiting: number;
+  /** Requests served at once by this model. */
+  concurrency: number;
+  /** Most requests allowed to wait; one more is answered 503. */
+  limit: number;
+}
+
+/** Whether a backend's extra dependencies (npm packages installed into PACKAGES_DIR) are present. */
+export interface BackendDependencyState {
+  installed: boolean;
+  /** Packages the backend needs beyond the worker itself (empty for embedded engines). */
+  packages: string[];
+  detail?: string;
+}
+
+/** `GET /backends/:name/status`. */
+export interface BackendStatus extends BackendInfo {
+  description: string;
+  /** Embedded engines ship inside the worker: no download, never evicted by the LRU. */
+  embedded: boolean;
+  /** True when at least one model of the backend is loaded. */
+  loaded: boolean;
+  /** Sum of `loadedModels[].memoryBytes`. */
+  memoryBytes: number;
+  dependencies: BackendDependencyState;
+  queues: ModelQueueStats[];
+}
+
+/** Element of `GET /backends/:name/voices` (engines with built-in voices, e.g. espeak). */
+export interface BackendVoice extends PresetVoice {
+  /** Other language codes the voice speaks. */
+  languages?: string[];
+}
+
+/** Error codes the worker puts in `WorkerError.data[field].code` besides the generic `validation_*` ones. */
+export type WorkerErrorCode =
+  | 'unknown_backend'
+  | 'unknown_voice'
+  | 'unsupported_language'
+  | 'nothing_to_speak'
+  | 'capability_not_supported';
