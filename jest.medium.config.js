@@ -2,7 +2,7 @@
 module.exports = {
   ...require('./jest.base.config'),
   displayName: 'medium',
-  roots: ['<rootDir>/src', '<rootDir>/worker', '<rootDir>/test/medium'],
+  roots: ['<rootDir>/src', '<rootDir>/worker'],
   testRegex: '\\.medium-spec\\.ts$',
   testTimeout: 60_000,
 };

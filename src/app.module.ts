@@ -10,6 +10,8 @@ import { FleetModule } from './fleet/fleet.module';
 import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
+import { loadRecordsConfig } from './records/records.config';
+import { RecordsModule } from './records/records.module';
 
 @Module({})
 export class AppModule {
@@ -20,6 +22,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config.logLevel)),
         DatabaseModule,
+        // The records layer's own variables (see records.config.ts) until they join AppConfig.
+        RecordsModule.forRoot(loadRecordsConfig(process.env)),
         FleetModule,
         HealthModule,
         ModelsModule,

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ApiErrorDto, FieldErrorDto } from './common/errors/api-error';
 import { API_VERSION } from './health/health.service';
 
 /** Builds the API's OpenAPI document. operationId = controller method name, so the client reads `getVoice`... */
@@ -12,6 +13,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(API_VERSION)
     .build();
   return SwaggerModule.createDocument(app, config, {
+    extraModels: [ApiErrorDto, FieldErrorDto],
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
   });
 }

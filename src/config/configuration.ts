@@ -8,6 +8,8 @@ export interface AppConfig {
   readonly port: number;
   readonly host: string;
   readonly inferenceUrl: string;
+  /** Bearer token of the Local worker (its INFERENCE_AUTH_TOKEN), when it enforces one. Never logged. */
+  readonly inferenceAuthToken: string;
   readonly dataDir: string;
   /** `<DATA_DIR>/pb_data`: database and uploaded files. */
   readonly pbDataDir: string;
@@ -107,6 +109,7 @@ export function loadConfig(env: Env, rootDir: string): AppConfig {
     port: readInt(env, 'PORT', 8090, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     inferenceUrl: readUrl(env, 'INFERENCE_URL', 'http://localhost:8000'),
+    inferenceAuthToken: env.INFERENCE_AUTH_TOKEN?.trim() ?? '',
     dataDir,
     pbDataDir,
     databaseFile: join(pbDataDir, 'data.db'),

@@ -24,16 +24,22 @@ export class FleetRepository {
     return this.servers.findOneBy({ url });
   }
 
-  /** Seeds the Local entry once; a second start with the same URL is a no-op (INSERT OR IGNORE on the url key). */
-  async seedLocal(url: string): Promise<void> {
+  /**
+   * Seeds the Local entry once (INSERT OR IGNORE on the unique url, so concurrent or repeated starts never
+   * duplicate it). The token from the environment, when given, replaces the stored one at every start.
+   */
+  async seedLocal(url: string, authToken: string): Promise<void> {
     const now = recordDate();
     await this.servers
       .createQueryBuilder()
       .insert()
       .into(InferenceServerEntity)
-      .values({ id: newRecordId(), name: 'Local', url, isLocal: true, created: now, updated: now })
+      .values({ id: newRecordId(), name: 'Local', url, authToken, isLocal: true, created: now, updated: now })
       .orIgnore()
       .execute();
+    if (authToken) {
+      await this.servers.update({ url, isLocal: true }, { authToken });
+    }
   }
 
   async updateHealth(id: string, update: HealthUpdate): Promise<void> {

@@ -45,7 +45,7 @@ export class FleetService implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.repository.seedLocal(this.config.inferenceUrl);
+    await this.repository.seedLocal(this.config.inferenceUrl, this.config.inferenceAuthToken);
     await this.reload();
     // The first probe runs in the background so a slow worker never delays start-up.
     this.scheduleNext(0);

@@ -1,0 +1,28 @@
+import {
+  ApplicationConfig,
+  provideBrowserGlobalErrorListeners,
+  provideZonelessChangeDetection,
+} from '@angular/core';
+import { provideHttpClient, withFetch } from '@angular/common/http';
+import { TitleStrategy, provideRouter, withComponentInputBinding, withInMemoryScrolling } from '@angular/router';
+import { provideApiConfiguration } from './api';
+import { ChorusTitleStrategy } from './core/title-strategy';
+import { routes } from './app.routes';
+
+/** Root URL of the API. Generated paths already start with /api, and the client is served by the API. */
+const API_ROOT_URL = '';
+
+export const appConfig: ApplicationConfig = {
+  providers: [
+    provideBrowserGlobalErrorListeners(),
+    provideZonelessChangeDetection(),
+    provideHttpClient(withFetch()),
+    provideApiConfiguration(API_ROOT_URL),
+    provideRouter(
+      routes,
+      withComponentInputBinding(),
+      withInMemoryScrolling({ scrollPositionRestoration: 'enabled' }),
+    ),
+    { provide: TitleStrategy, useClass: ChorusTitleStrategy },
+  ],
+};

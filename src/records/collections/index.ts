@@ -1,0 +1,14 @@
+import { SUPERUSERS_COLLECTION } from '../../users/superusers.collection';
+import { USERS_COLLECTION } from '../../users/users.collection';
+import type { CollectionDefinition } from './collection.types';
+import { INFERENCE_SERVERS_COLLECTION } from './inference-servers.collection';
+
+/**
+ * Every collection of the records API. To expose a new entity: write its CollectionDefinition beside the
+ * feature (see src/records/README.md) and add it here. Relations may point at any collection in this list.
+ */
+export const COLLECTIONS: readonly CollectionDefinition[] = [
+  SUPERUSERS_COLLECTION,
+  USERS_COLLECTION,
+  INFERENCE_SERVERS_COLLECTION,
+];
