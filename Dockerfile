@@ -7,9 +7,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && rm -rf /var/lib/apt/lists/*
 ENV ONNXRUNTIME_NODE_INSTALL=skip NG_CLI_ANALYTICS=false SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 COPY client/package.json client/package-lock.json client/
-RUN npm --prefix client ci --no-audit --no-fund
+RUN npm --prefix client install --no-audit --no-fund
 COPY . .
 RUN npm run build:api && npm run build:client \
     && npm prune --omit=dev \

@@ -46,7 +46,9 @@ function ensureNpmDependencies(dir, label) {
     return;
   }
   log(`installing ${label} dependencies…`);
-  run('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund'], { cwd: dir });
+  // `npm install`, not `npm ci`: the lockfile pins versions either way, and `npm ci` refuses lockfiles that lack
+  // other platforms' optional binaries, which registries that mirror only some platforms leave out.
+  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir });
   writeFileSync(stamp, wanted);
 }
 

@@ -10,8 +10,8 @@ import { FleetModule } from './fleet/fleet.module';
 import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
-import { loadRecordsConfig } from './records/records.config';
 import { RecordsModule } from './records/records.module';
+import { ApiKeysModule } from './users/api-keys/api-keys.module';
 
 @Module({})
 export class AppModule {
@@ -22,8 +22,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config.logLevel)),
         DatabaseModule,
-        // The records layer's own variables (see records.config.ts) until they join AppConfig.
-        RecordsModule.forRoot(loadRecordsConfig(process.env)),
+        RecordsModule.forRoot(config.records),
+        ApiKeysModule,
         FleetModule,
         HealthModule,
         ModelsModule,

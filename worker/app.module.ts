@@ -9,6 +9,8 @@ import type { WorkerConfig } from './config/worker-config';
 import { GenerateModule } from './generate/generate.module';
 import { HealthModule } from './health/health.module';
 import { loggerParams } from './logging/logger-options';
+import { ModelsModule } from './models/models.module';
+import { PackagesModule } from './packages/packages.module';
 import { RuntimeModule } from './runtime/runtime.module';
 
 /** The inference worker. Built from an already validated configuration (see `main.ts`). */
@@ -22,7 +24,9 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config.log.level)),
         AuthModule,
         RuntimeModule,
+        PackagesModule,
         BackendsModule,
+        ModelsModule,
         GenerateModule,
         HealthModule,
       ],

@@ -1,4 +1,9 @@
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import type { RecordsConfig } from '../records/records.config';
+import { loadRecordsConfig } from '../records/records.config';
+import { type Env, LOG_LEVELS, readEnum, readInt, readPath, readUrl } from './env-readers';
+
+export { ConfigError } from './env-readers';
 
 /** Typed, validated configuration of the main service. Built once at start-up; nothing else reads process.env. */
 export interface AppConfig {
@@ -10,6 +15,8 @@ export interface AppConfig {
   readonly inferenceUrl: string;
   /** Bearer token of the Local worker (its INFERENCE_AUTH_TOKEN), when it enforces one. Never logged. */
   readonly inferenceAuthToken: string;
+  /** Model hub base URL sent to workers with each pull (HF_ENDPOINT, the usual variable). */
+  readonly hubUrl: string;
   readonly dataDir: string;
   /** `<DATA_DIR>/pb_data`: database and uploaded files. */
   readonly pbDataDir: string;
@@ -26,73 +33,13 @@ export interface AppConfig {
     /** Consecutive failed probes before an online worker is marked offline. */
     readonly failuresBeforeOffline: number;
   };
+  /** The records layer's settings (tokens, realtime, sign-in throttling). */
+  readonly records: RecordsConfig;
   readonly generation: {
     readonly maxInputLength: number;
     /** Timeout for one whole generation forwarded to a worker, in milliseconds. */
     readonly timeoutMs: number;
   };
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${message}`);
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') {
-    return fallback;
-  }
-  if (!/^\d+$/.test(raw.trim())) {
-    throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  }
-  const value = Number(raw);
-  if (value < min || value > max) {
-    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  }
-  return value;
-}
-
-function readUrl(env: Env, name: string, fallback: string): string {
-  const raw = (env[name] ?? '').trim() || fallback;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(name, `must use http or https, got "${url.protocol}"`);
-  }
-  return raw.replace(/\/+$/, '');
-}
-
-function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = env[name]?.trim();
-  if (!raw) {
-    return fallback;
-  }
-  const lower = raw.toLowerCase() as T;
-  if (!allowed.includes(lower)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return lower;
-}
-
-function readPath(env: Env, name: string, fallback: string, base: string): string {
-  const raw = env[name]?.trim() || fallback;
-  if (raw.includes('\0')) {
-    throw new ConfigError(name, 'must not contain NUL bytes');
-  }
-  return isAbsolute(raw) ? raw : resolve(base, raw);
 }
 
 /**
@@ -110,6 +57,7 @@ export function loadConfig(env: Env, rootDir: string): AppConfig {
     host: env.HOST?.trim() || '0.0.0.0',
     inferenceUrl: readUrl(env, 'INFERENCE_URL', 'http://localhost:8000'),
     inferenceAuthToken: env.INFERENCE_AUTH_TOKEN?.trim() ?? '',
+    hubUrl: readUrl(env, 'HF_ENDPOINT', 'https://huggingface.co'),
     dataDir,
     pbDataDir,
     databaseFile: join(pbDataDir, 'data.db'),
@@ -121,6 +69,7 @@ export function loadConfig(env: Env, rootDir: string): AppConfig {
       healthTimeoutMs: readInt(env, 'FLEET_HEALTH_TIMEOUT_MS', 3_000, 50, 60_000),
       failuresBeforeOffline: readInt(env, 'FLEET_FAILURES_BEFORE_OFFLINE', 2, 1, 100),
     }),
+    records: loadRecordsConfig(env),
     generation: Object.freeze({
       maxInputLength: readInt(env, 'GENERATE_MAX_INPUT_LENGTH', 5000, 1, 100_000),
       timeoutMs: readInt(env, 'GENERATE_TIMEOUT_MS', 300_000, 1000, 3_600_000),

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
+import { SafeTypeOrmLogger } from './safe-typeorm-logger';
 
 /**
  * TypeORM options for the SQLite database. Schema changes only through migrations (forward only, run at start).
@@ -20,7 +21,9 @@ export function dataSourceOptions(databaseFile: string): DataSourceOptions {
     enableWAL: true,
     busyTimeout: 10_000,
     busyErrorRetry: 100,
-    logging: ['error', 'migration'],
+    logging: ['error', 'migration', 'warn'],
+    logger: new SafeTypeOrmLogger(),
+    maxQueryExecutionTime: 2000,
   };
 }
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../database/data-source-options';
 import { FleetRepository } from './fleet.repository';
 import { InferenceServerEntity } from './inference-server.entity';
+import { RegistrationTokenEntity } from './registration-token.entity';
 
 describe('FleetRepository (real SQLite file)', () => {
   let dir: string;
@@ -17,7 +18,10 @@ describe('FleetRepository (real SQLite file)', () => {
       ...dataSourceOptions(join(dir, 'data.db')),
       logging: false,
     }).initialize();
-    repository = new FleetRepository(dataSource.getRepository(InferenceServerEntity));
+    repository = new FleetRepository(
+      dataSource.getRepository(InferenceServerEntity),
+      dataSource.getRepository(RegistrationTokenEntity),
+    );
   });
 
   afterEach(async () => {
@@ -45,6 +49,21 @@ describe('FleetRepository (real SQLite file)', () => {
     await repository.seedLocal('http://localhost:8000', 'secret-1');
     expect((await repository.findByUrl('http://localhost:8000'))?.authToken).toBe('secret-1');
     expect(await repository.list()).toHaveLength(1);
+  });
+
+  it('upserts workers by URL without duplicates, even concurrently', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        repository.upsertByUrl({ name: `gpu-${i}`, url: 'http://gpu:8000', authToken: `t${i}` }),
+      ),
+    );
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    const servers = await repository.list();
+    expect(servers).toHaveLength(1);
+    expect(new Set(results.map((result) => result.server.id)).size).toBe(1);
+    const again = await repository.upsertByUrl({ name: 'renamed', url: 'http://gpu:8000', authToken: 'new' });
+    expect(again.created).toBe(false);
+    expect(again.server).toMatchObject({ name: 'renamed', authToken: 'new', enabled: true });
   });
 
   it('stores health probe results', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import type { WorkerHealth } from '../../worker/contract/worker-api';
 import { APP_CONFIG, AppConfig } from '../config/configuration';
 import { recordDate } from '../common/records/record-id';
+import { RecordEvents } from '../records/realtime/record-events';
 import { FleetRepository } from './fleet.repository';
 import { InferenceServerEntity, InferenceServerStatus } from './inference-server.entity';
 import { WorkerClient, WorkerTarget } from './worker-client';
@@ -42,6 +43,7 @@ export class FleetService implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: FleetRepository,
     private readonly client: WorkerClient,
+    private readonly events: RecordEvents,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -62,6 +64,17 @@ export class FleetService implements OnApplicationBootstrap, OnModuleDestroy {
       online: states.filter((state) => state.server.status === 'online').length,
       total: states.length,
     };
+  }
+
+  /** Enabled workers whose last probe succeeded. */
+  online(): InferenceServerEntity[] {
+    return [...this.states.values()]
+      .filter((state) => state.server.enabled && state.server.status === 'online')
+      .map((state) => state.server);
+  }
+
+  find(id: string): InferenceServerEntity | undefined {
+    return this.states.get(id)?.server;
   }
 
   /**
@@ -187,6 +200,10 @@ export class FleetService implements OnApplicationBootstrap, OnModuleDestroy {
       lastCheck: server.lastCheck,
       lastError: server.lastError,
     });
+    if (previous !== server.status) {
+      // After the commit, so realtime subscribers (the Administration page) never see an unsaved state.
+      await this.events.publish('inference_servers', 'update', server);
+    }
   }
 
   private scheduleNext(delayMs: number): void {

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { GenerateRequest, WorkerHealth } from '../../worker/contract/worker-api';
+import type {
+  BackendInfo,
+  DeleteModelResponse,
+  GenerateRequest,
+  InstalledModel,
+  PullRequest,
+  WorkerHealth,
+} from '../../worker/contract/worker-api';
 
 /** What the client needs to reach one worker. */
 export interface WorkerTarget {
@@ -28,6 +35,46 @@ export class WorkerClient {
       signal: AbortSignal.timeout(timeoutMs),
     });
     return (await response.json()) as WorkerHealth;
+  }
+
+  async listModels(target: WorkerTarget, timeoutMs: number): Promise<InstalledModel[]> {
+    const response = await this.call(target, '/models', {
+      method: 'GET',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return (await response.json()) as InstalledModel[];
+  }
+
+  async listBackends(target: WorkerTarget, timeoutMs: number): Promise<BackendInfo[]> {
+    const response = await this.call(target, '/backends', {
+      method: 'GET',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return (await response.json()) as BackendInfo[];
+  }
+
+  /** Starts a pull; the answer is the worker's SSE progress stream. Aborting `signal` cancels the download. */
+  pull(target: WorkerTarget, request: PullRequest, signal: AbortSignal): Promise<Response> {
+    return this.call(target, '/models/pull', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(request),
+      signal,
+    });
+  }
+
+  async deleteModel(
+    target: WorkerTarget,
+    backend: string,
+    variant: string,
+    timeoutMs: number,
+  ): Promise<DeleteModelResponse> {
+    const path = `/models/${encodeURIComponent(backend)}/${encodeURIComponent(variant)}`;
+    const response = await this.call(target, path, {
+      method: 'DELETE',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return (await response.json()) as DeleteModelResponse;
   }
 
   /**

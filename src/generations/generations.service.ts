@@ -1,12 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { CatalogEntry, GenerateRequest, PresetVoice } from '../../worker/contract/worker-api';
+import type { CatalogEntry } from '../../worker/contract/worker-api';
 import { SAMPLE_RATE_HEADER } from '../../worker/contract/worker-api';
 import { ApiError } from '../common/errors/api-error';
 import { APP_CONFIG, AppConfig } from '../config/configuration';
 import { FleetService, WorkerLease } from '../fleet/fleet.service';
 import { WorkerCallError, WorkerClient } from '../fleet/worker-client';
 import { CatalogService } from '../models/catalog.service';
+import { VoicesService } from '../voices/voices.service';
+import { findPresetVoice, isSpeechModel, supportsLanguage } from '../voices/voice-rules';
 import { GenerateSpeechDto } from './dto/generate-speech.dto';
+import type { GenerationDraft } from './history.service';
+import { ResolvedRequest, VoiceChoice, buildWorkerRequest, defaultPresetVoice } from './voice-resolution';
 
 /** Audio on its way from a worker to the client. `body` yields chunks as the worker sends them. */
 export interface GeneratedAudio {
@@ -15,6 +19,10 @@ export interface GeneratedAudio {
   contentLength?: number;
   workerName: string;
   body: AsyncIterable<Uint8Array>;
+  /** What the history entry will say, once the audio is complete. */
+  draft: GenerationDraft;
+  /** `performance.now()` when the request was received (for the entry's timings). */
+  startedAt: number;
 }
 
 /** How many workers one request may try: the first choice plus one retry (failure before the first byte). */
@@ -29,15 +37,19 @@ export class GenerationsService {
     private readonly catalog: CatalogService,
     private readonly fleet: FleetService,
     private readonly client: WorkerClient,
+    private readonly voices: VoicesService,
   ) {}
 
-  /** Validates and resolves the request into a worker request (voice, language, model path). */
-  resolve(dto: GenerateSpeechDto): { entry: CatalogEntry; request: GenerateRequest } {
+  /**
+   * Validates the request and resolves it into a worker request. `voice` is a preset voice id of the model, or
+   * the id of a Chorus voice `user` may use (own or public) that speaks with this model.
+   */
+  async resolve(dto: GenerateSpeechDto, user: string): Promise<{ entry: CatalogEntry } & ResolvedRequest> {
     const entry = this.catalog.find(dto.model);
     if (!entry) {
       throw ApiError.field('model', 'validation_unknown_model', `Unknown model "${dto.model}".`);
     }
-    if (!entry.types.includes('preset') && !entry.types.includes('cloning')) {
+    if (!isSpeechModel(entry)) {
       throw ApiError.field(
         'model',
         'validation_not_a_speech_model',
@@ -59,28 +71,18 @@ export class GenerationsService {
         `Model "${entry.id}" does not support language "${language}" (supported: ${entry.languages.join(', ')}).`,
       );
     }
-    const voice = this.resolvePresetVoice(entry, dto.voice, language);
-    return {
-      entry,
-      request: {
-        backend: entry.backend,
-        text: dto.input,
-        voice_path: voice ? voicePath(entry, voice) : null,
-        speed: dto.speed ?? 1,
-        language: language ?? voice?.language ?? null,
-        reference_audio: null,
-        reference_text: null,
-        model_path: entry.embedded ? null : `${entry.backend}/${entry.variant}`,
-      },
-    };
+    const choice = await this.chooseVoice(entry, dto.voice, language, user);
+    return { entry, ...buildWorkerRequest(entry, { input: dto.input, speed: dto.speed, language }, choice) };
   }
 
   /**
    * Forwards a generation to the best worker. A worker that fails before sending its first audio byte is reported
    * and the request is retried once on the next candidate; after the first byte the stream belongs to the client.
    */
-  async generate(dto: GenerateSpeechDto, clientSignal: AbortSignal): Promise<GeneratedAudio> {
-    const { entry, request } = this.resolve(dto);
+  async generate(dto: GenerateSpeechDto, user: string, clientSignal: AbortSignal): Promise<GeneratedAudio> {
+    const startedAt = performance.now();
+    const resolved = await this.resolve(dto, user);
+    const { entry, request } = resolved;
     const stream = dto.stream === true;
     const candidates = this.fleet.candidates(request.model_path ?? undefined);
     if (candidates.length === 0) {
@@ -93,12 +95,29 @@ export class GenerationsService {
       try {
         const response = await this.client.generate(lease.target, request, stream, signal);
         const first = await readFirstChunk(response);
+        const sampleRate = Number(response.headers.get(SAMPLE_RATE_HEADER)) || undefined;
         return {
           contentType: stream ? 'audio/pcm' : 'audio/wav',
-          sampleRate: Number(response.headers.get(SAMPLE_RATE_HEADER)) || undefined,
+          sampleRate,
           contentLength: stream ? undefined : Number(response.headers.get('content-length')) || undefined,
           workerName: server.name,
-          body: relay(first, lease, this.logger, entry.id),
+          body: relay(first, lease, clientSignal, this.logger, entry.id),
+          startedAt,
+          draft: {
+            user,
+            text: dto.input,
+            model: entry.id,
+            voice: resolved.voiceId,
+            voiceName: resolved.voiceName,
+            presetVoice: resolved.presetVoice,
+            language: resolved.language,
+            speed: request.speed ?? 1,
+            server: server.id,
+            serverName: server.name,
+            streamed: stream,
+            firstByteMs: performance.now() - startedAt,
+            sampleRate,
+          },
         };
       } catch (error) {
         lease.release();
@@ -127,43 +146,29 @@ export class GenerationsService {
     );
   }
 
-  private resolvePresetVoice(
+  private async chooseVoice(
     entry: CatalogEntry,
     voiceId: string | undefined,
-    language?: string,
-  ): PresetVoice | undefined {
-    const voices = entry.presetVoices ?? [];
-    if (voiceId) {
-      const voice = voices.find((candidate) => candidate.id === voiceId);
-      if (!voice) {
-        throw ApiError.field(
-          'voice',
-          'validation_unknown_voice',
-          `Voice "${voiceId}" is not a voice of model "${entry.id}".`,
-        );
-      }
-      return voice;
+    language: string | undefined,
+    user: string,
+  ): Promise<VoiceChoice> {
+    if (!voiceId) {
+      return { kind: 'preset', preset: defaultPresetVoice(entry, language) };
     }
-    if (!language) {
-      return voices[0];
+    const preset = findPresetVoice(entry, voiceId);
+    if (preset) {
+      return { kind: 'preset', preset };
     }
-    const base = language.split('-')[0];
-    // An embedded multilingual engine picks its own voice for a language without a listed preset.
-    return (
-      voices.find((voice) => voice.id === language) ??
-      voices.find((voice) => voice.language === base) ??
-      (entry.embedded ? undefined : voices[0])
-    );
+    const usable = await this.voices.findUsable(user, voiceId);
+    if (!usable) {
+      throw ApiError.field(
+        'voice',
+        'validation_unknown_voice',
+        `Voice "${voiceId}" is neither a voice of yours (or a public one) nor a preset voice of model "${entry.id}".`,
+      );
+    }
+    return { kind: 'voice', usable };
   }
-}
-
-function supportsLanguage(entry: CatalogEntry, language: string): boolean {
-  return entry.languages.includes('*') || entry.languages.includes(language.split('-')[0]);
-}
-
-/** Embedded engines take a voice name; file-based engines a path relative to the models directory. */
-function voicePath(entry: CatalogEntry, voice: PresetVoice): string {
-  return entry.embedded ? voice.id : `${entry.backend}/${entry.variant}/${voice.id}`;
 }
 
 interface FirstChunk {
@@ -193,6 +198,7 @@ async function readFirstChunk(response: Response): Promise<FirstChunk> {
 async function* relay(
   first: FirstChunk,
   lease: WorkerLease,
+  clientSignal: AbortSignal,
   logger: Logger,
   model: string,
 ): AsyncGenerator<Uint8Array> {
@@ -211,7 +217,9 @@ async function* relay(
       yield value;
     }
   } catch (error) {
-    logger.error(`generation of ${model} on "${lease.server.name}" failed mid-stream: ${String(error)}`);
+    if (!clientSignal.aborted) {
+      logger.error(`generation of ${model} on "${lease.server.name}" failed mid-stream: ${String(error)}`);
+    }
     throw error;
   } finally {
     if (!completed) {

@@ -359,7 +359,11 @@ describe('records layer through the pocketbase SDK: relations, expand, files, ev
     await outsider.collection('projects').subscribe('*', (event) => outsiderEvents.push(event));
     const events = app.get(RecordEvents);
     // As a domain module would after updating its own row (an entity-shaped object).
-    await events.publish('projects', 'update', { ...project, title: 'Apollo 11', members: JSON.stringify([ids.member]) });
+    await events.publish('projects', 'update', {
+      ...project,
+      title: 'Apollo 11',
+      members: JSON.stringify([ids.member]),
+    });
     await events.publish('projects', 'update', {
       ...project,
       id: 'zzzzzzzzzzzzzzz',

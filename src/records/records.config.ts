@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/configuration';
+import { readInt, type Env } from '../config/env-readers';
 
 /** Settings of the records layer (validated once at start-up, like AppConfig). */
 export interface RecordsConfig {
@@ -17,23 +17,6 @@ export interface RecordsConfig {
 
 /** DI token of the RecordsConfig object. */
 export const RECORDS_CONFIG = Symbol('RECORDS_CONFIG');
-
-type Env = Record<string, string | undefined>;
-
-function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) {
-    return fallback;
-  }
-  if (!/^\d+$/.test(raw)) {
-    throw new ConfigError(name, `must be an integer, got "${raw}"`);
-  }
-  const value = Number(raw);
-  if (value < min || value > max) {
-    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  }
-  return value;
-}
 
 /**
  * Reads the records layer's variables. Kept beside the module it configures; the config owner may fold it into

@@ -68,6 +68,8 @@ export class RecordsModule {
         AuthService,
         RecordEvents,
         CollectionRegistry,
+        FileStorage,
+        RecordsRepository,
         OptionalAuthGuard,
         AuthGuard,
         SuperuserGuard,

@@ -10,6 +10,7 @@ import {
   tempDir,
   waitFor,
 } from '../support/processes';
+import { signUp } from '../support/accounts';
 import { parseWav, rms } from '../support/wav';
 
 const SENTENCE = 'Chorus turns text into speech. This sentence should take well over half a second to say.';
@@ -213,7 +214,8 @@ describe('foundation: main service + worker as real processes', () => {
 
   it('returns the catalog unchanged', async () => {
     const catalog = JSON.parse(readFileSync(join(REPO_ROOT, 'catalog.json'), 'utf8')) as unknown;
-    const response = await fetch(`${stack.api.url}/api/models/catalog`);
+    const user = await signUp(stack.api.url);
+    const response = await fetch(`${stack.api.url}/api/models/catalog`, { headers: { authorization: user.authorization } });
     expect(await response.json()).toEqual(catalog);
   });
 

@@ -90,4 +90,11 @@ export interface TtsBackend {
 
   /** Built-in voices of the engine (engines with named voices, e.g. espeak). */
   listVoices?(): Promise<BackendVoice[]>;
+
+  /**
+   * npm packages the backend needs beyond the worker image (name → version or other npm spec). The first pull
+   * of one of its models installs them into `PACKAGES_DIR/<name>` (`worker/packages/`), where the backend
+   * loads them with `PackagesService.require/import`.
+   */
+  readonly packages?: Readonly<Record<string, string>>;
 }

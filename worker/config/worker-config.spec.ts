@@ -32,6 +32,14 @@ describe('loadWorkerConfig', () => {
         queueLimit: CONFIG_DEFAULTS.queueLimit,
         maxTextLength: CONFIG_DEFAULTS.maxTextLength,
       },
+      transcription: {
+        maxUploadBytes: 50 * 1024 * 1024,
+        maxAudioSeconds: 1800,
+        pocketsphinx: {
+          binary: 'pocketsphinx_continuous',
+          modelDir: '/usr/share/pocketsphinx/model/en-us',
+        },
+      },
       auth: { token: undefined },
       registration: {
         serviceUrl: undefined,
@@ -41,7 +49,47 @@ describe('loadWorkerConfig', () => {
         name: 'test-host',
       },
       hub: { endpoint: 'https://huggingface.co', token: undefined },
+      packages: { installEnv: { ONNXRUNTIME_NODE_INSTALL: 'skip', SCARF_ANALYTICS: 'false' } },
       log: { level: 'info' },
+    });
+  });
+
+  it('reads the transcription limits and the PocketSphinx paths', () => {
+    const config = load({
+      INFERENCE_MAX_UPLOAD_MB: '5',
+      INFERENCE_MAX_AUDIO_SECONDS: '60',
+      POCKETSPHINX_BINARY: '/opt/ps/bin/pocketsphinx_continuous',
+      POCKETSPHINX_MODEL_DIR: 'models/ps',
+    });
+    expect(config.transcription).toEqual({
+      maxUploadBytes: 5 * 1024 * 1024,
+      maxAudioSeconds: 60,
+      pocketsphinx: { binary: '/opt/ps/bin/pocketsphinx_continuous', modelDir: resolve('models/ps') },
+    });
+    expect(problemsOf({ INFERENCE_MAX_UPLOAD_MB: '0', INFERENCE_MAX_AUDIO_SECONDS: '1.5' })).toBe(
+      'Invalid worker configuration: INFERENCE_MAX_UPLOAD_MB must be an integer between 1 and 4096 (got "0"); ' +
+        'INFERENCE_MAX_AUDIO_SECONDS must be an integer between 1 and 86400 (got "1.5")',
+    );
+  });
+
+  it('passes npm only what it needs, never the secrets', () => {
+    const config = load({
+      PATH: '/usr/bin',
+      HOME: '/home/node',
+      https_proxy: 'http://proxy:3128',
+      npm_config_registry: 'http://registry.local/',
+      ONNXRUNTIME_NODE_INSTALL: 'cuda12',
+      HF_TOKEN: 'hf_secret',
+      INFERENCE_AUTH_TOKEN: 'auth-secret',
+      SERVICE_REGISTRATION_TOKEN: 'reg-secret',
+    });
+    expect(config.packages.installEnv).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/node',
+      https_proxy: 'http://proxy:3128',
+      npm_config_registry: 'http://registry.local/',
+      ONNXRUNTIME_NODE_INSTALL: 'cuda12',
+      SCARF_ANALYTICS: 'false',
     });
   });
 

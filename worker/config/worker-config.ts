@@ -30,6 +30,19 @@ export const CONFIG_DEFAULTS = {
   queueLimit: 16,
   /** 20,000 characters: about 20 minutes of speech, far above any UI use, small enough to bound one request. */
   maxTextLength: 20_000,
+  /**
+   * 50 MB uploads to `/transcribe`: half an hour of 128 kbps MP3 or several minutes of CD-quality WAV, the most a
+   * browser recording or a voice memo needs, while bounding the memory one request holds (upload + decoded audio).
+   */
+  maxUploadMb: 50,
+  /**
+   * 30 minutes of audio per transcription: 115 MB of 16 kHz float samples once decoded, and minutes of
+   * recognition even on a GPU; longer recordings should be split by the caller.
+   */
+  maxAudioSeconds: 1800,
+  /** Debian's `pocketsphinx` package puts the recogniser here, `pocketsphinx-en-us` its US English model. */
+  pocketsphinxBinary: 'pocketsphinx_continuous',
+  pocketsphinxModelDir: '/usr/share/pocketsphinx/model/en-us',
 } as const;
 
 /** The worker's whole environment, validated once at start-up. Read-only all the way down. */
@@ -44,6 +57,18 @@ export interface WorkerConfig {
     readonly maxLoadedModels: number;
     readonly queueLimit: number;
     readonly maxTextLength: number;
+  };
+  readonly transcription: {
+    /** Largest upload accepted by `POST /transcribe`, in bytes (INFERENCE_MAX_UPLOAD_MB); larger → 413. */
+    readonly maxUploadBytes: number;
+    /** Longest decoded audio, in seconds (INFERENCE_MAX_AUDIO_SECONDS); longer → 400. */
+    readonly maxAudioSeconds: number;
+    readonly pocketsphinx: {
+      /** `pocketsphinx_continuous` command (looked up on PATH) or path (POCKETSPHINX_BINARY). */
+      readonly binary: string;
+      /** Folder of the acoustic model `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict` (POCKETSPHINX_MODEL_DIR). */
+      readonly modelDir: string;
+    };
   };
   readonly auth: {
     /** Bearer token every request but `GET /health` must carry; undefined = open worker. */
@@ -62,6 +87,15 @@ export interface WorkerConfig {
   readonly hub: {
     readonly endpoint: string;
     readonly token: string | undefined;
+  };
+  readonly packages: {
+    /**
+     * Environment of the `npm install` children that install backend dependencies: only what npm needs (PATH,
+     * HOME, proxies, CA certificates, `npm_config_*`), never the worker's secrets, since package install
+     * scripts run there. ONNXRUNTIME_NODE_INSTALL defaults to `skip` (the CPU provider is bundled; its install
+     * script downloads CUDA libraries only when asked to).
+     */
+    readonly installEnv: Readonly<Record<string, string>>;
   };
   readonly log: {
     readonly level: LogLevel;
@@ -113,6 +147,20 @@ export function loadWorkerConfig(env: Environment, host: ConfigHost): WorkerConf
         max: 1_000_000,
       }),
     },
+    transcription: {
+      maxUploadBytes:
+        reader.integer('INFERENCE_MAX_UPLOAD_MB', CONFIG_DEFAULTS.maxUploadMb, { min: 1, max: 4096 }) *
+        1024 *
+        1024,
+      maxAudioSeconds: reader.integer('INFERENCE_MAX_AUDIO_SECONDS', CONFIG_DEFAULTS.maxAudioSeconds, {
+        min: 1,
+        max: 86_400,
+      }),
+      pocketsphinx: {
+        binary: reader.string('POCKETSPHINX_BINARY') ?? CONFIG_DEFAULTS.pocketsphinxBinary,
+        modelDir: reader.path('POCKETSPHINX_MODEL_DIR', CONFIG_DEFAULTS.pocketsphinxModelDir),
+      },
+    },
     auth: {
       token: reader.secret('INFERENCE_AUTH_TOKEN'),
     },
@@ -131,6 +179,9 @@ export function loadWorkerConfig(env: Environment, host: ConfigHost): WorkerConf
     hub: {
       endpoint: reader.url('HF_ENDPOINT') ?? CONFIG_DEFAULTS.hfEndpoint,
       token: reader.secret('HF_TOKEN'),
+    },
+    packages: {
+      installEnv: npmInstallEnvironment(env),
     },
     log: {
       level: reader.oneOf('LOG_LEVEL', LOG_LEVELS, CONFIG_DEFAULTS.logLevel),
@@ -155,6 +206,45 @@ function platformPublicUrl(reader: EnvReader): string | undefined {
   }
   const flyApp = reader.string('FLY_APP_NAME');
   return flyApp ? reader.derivedUrl('FLY_APP_NAME', `https://${flyApp}.fly.dev`) : undefined;
+}
+
+/** Variables passed on to `npm install` children (matched case-insensitively), besides `npm_config_*`. */
+const NPM_INSTALL_VARIABLES = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'LC_ALL',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'SYSTEMROOT',
+  'COMSPEC',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'ONNXRUNTIME_NODE_INSTALL',
+  'SCARF_ANALYTICS',
+]);
+
+function npmInstallEnvironment(env: Environment): Record<string, string> {
+  const out: Record<string, string> = { ONNXRUNTIME_NODE_INSTALL: 'skip', SCARF_ANALYTICS: 'false' };
+  for (const [name, value] of Object.entries(env)) {
+    const upper = name.toUpperCase();
+    if (
+      value !== undefined &&
+      value !== '' &&
+      (NPM_INSTALL_VARIABLES.has(upper) || upper.startsWith('NPM_CONFIG_'))
+    ) {
+      out[name] = value;
+    }
+  }
+  return out;
 }
 
 /** Reads variables, collecting problems instead of failing on the first one. */

@@ -235,3 +235,98 @@ export type WorkerErrorCode =
   | 'unsupported_language'
   | 'nothing_to_speak'
   | 'capability_not_supported';
+
+/* ---------------------------------------------------------------------------------------------------------
+ * Model store and registration (worker/models, worker/registration), v1, backwards compatible.
+ * ------------------------------------------------------------------------------------------------------- */
+
+/** Name of the file the store writes last into an installed variant folder; its presence marks the install. */
+export const MODEL_MANIFEST_FILE = 'manifest.json';
+
+/** One file of an installed model, as recorded in its `manifest.json`. */
+export interface InstalledModelFile {
+  /** Path inside the variant folder. */
+  target: string;
+  /** Path of the file in its repository. */
+  path: string;
+  repo: string;
+  revision: string;
+  size: number;
+  /** Lower-case hex sha256 of the installed bytes. */
+  sha256: string;
+}
+
+/** Content of `<models_dir>/<backend>/<variant>/manifest.json`. */
+export interface InstalledModelManifest {
+  formatVersion: 1;
+  backend: string;
+  variant: string;
+  /** The catalog entry the model was pulled with, as it was sent. */
+  entry: CatalogEntry;
+  files: InstalledModelFile[];
+  /** Sum of the file sizes, in bytes. */
+  size: number;
+  /** Hub base URL the files came from. */
+  source: string;
+  installedAt: string;
+}
+
+/** Element of `GET /models`. */
+export interface InstalledModel {
+  backend: string;
+  variant: string;
+  /** `<backend>/<variant>`: the `model_path` of generate requests. */
+  path: string;
+  /** Catalog id of the entry the model was pulled with. */
+  id: string;
+  name: string;
+  size: number;
+  installedAt: string;
+  /** Whether the model is loaded in memory right now. */
+  loaded: boolean;
+}
+
+/** `GET /models/:backend/:variant` (200 only when installed; 404 otherwise). */
+export interface ModelInstallCheck extends InstalledModel {
+  installed: true;
+  files: InstalledModelFile[];
+  /** True when the sha256 of every file was recomputed and matched (`?verify=true`). */
+  verified: boolean;
+}
+
+/** `DELETE /models/:backend/:variant`. */
+export interface DeleteModelResponse {
+  backend: string;
+  variant: string;
+  path: string;
+  /** Whether the model was loaded and had to be unloaded first. */
+  unloaded: boolean;
+}
+
+/** Body of `POST /models/unload`. */
+export interface UnloadModelRequest {
+  backend: string;
+  /** Model key: `<backend>/<variant>`, or the backend name for embedded engines. */
+  model_path: string;
+}
+
+/** `POST /models/unload`: `scheduled` = requests are in flight, it unloads when the last one ends. */
+export interface UnloadModelResponse {
+  status: 'unloaded' | 'scheduled' | 'not_loaded';
+}
+
+/** Path of the main service's registration route, called by workers at start-up. */
+export const REGISTER_WORKER_PATH = '/api/inference-servers/register';
+
+/** Body of `POST {SERVICE_URL}/api/inference-servers/register` (bearer: the registration token). */
+export interface RegisterWorkerRequest {
+  name: string;
+  /** Public URL of the worker. */
+  url: string;
+  /** INFERENCE_AUTH_TOKEN of the worker, or null for an open worker. */
+  authToken: string | null;
+}
+
+/** Error codes of the model store in `WorkerError.data[field].code`. */
+export type ModelStoreErrorCode =
+  'dest_path_mismatch' | 'unsafe_path' | 'duplicate_target' | 'pull_conflict' | 'model_in_use';

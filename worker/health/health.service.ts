@@ -1,18 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 
 import { APP_INFO, type AppInfo } from '../config/app-info';
-import { WORKER_API_VERSION, type RegistrationState, type WorkerHealth } from '../contract/worker-api';
+import { WORKER_API_VERSION, type WorkerHealth } from '../contract/worker-api';
+import { RegistrationService } from '../registration/registration.service';
 import { DeviceService } from '../runtime/device.service';
 import { ModelRuntime } from '../runtime/model-runtime.service';
-
-/** Self-registration is not implemented yet (worker/registration/ will own this state). */
-const REGISTRATION_DISABLED: RegistrationState = { status: 'disabled', attempts: 0 };
 
 @Injectable()
 export class HealthService {
   constructor(
     private readonly device: DeviceService,
     private readonly runtime: ModelRuntime,
+    private readonly registration: RegistrationService,
     @Inject(APP_INFO) private readonly appInfo: AppInfo,
   ) {}
 
@@ -27,7 +26,7 @@ export class HealthService {
       loadedModels: this.runtime.loadedModels(),
       version: this.appInfo.version,
       apiVersion: WORKER_API_VERSION,
-      registration: { ...REGISTRATION_DISABLED },
+      registration: this.registration.state(),
     };
   }
 }

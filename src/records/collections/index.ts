@@ -1,5 +1,7 @@
+import { GENERATIONS_COLLECTION } from '../../generations/generations.collection';
 import { SUPERUSERS_COLLECTION } from '../../users/superusers.collection';
 import { USERS_COLLECTION } from '../../users/users.collection';
+import { VOICE_SAMPLES_COLLECTION, VOICES_COLLECTION } from '../../voices/voices.collection';
 import type { CollectionDefinition } from './collection.types';
 import { INFERENCE_SERVERS_COLLECTION } from './inference-servers.collection';
 
@@ -11,4 +13,7 @@ export const COLLECTIONS: readonly CollectionDefinition[] = [
   SUPERUSERS_COLLECTION,
   USERS_COLLECTION,
   INFERENCE_SERVERS_COLLECTION,
+  VOICES_COLLECTION,
+  VOICE_SAMPLES_COLLECTION,
+  GENERATIONS_COLLECTION,
 ];

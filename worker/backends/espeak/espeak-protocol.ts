@@ -34,7 +34,25 @@ export interface EspeakSynthesisTask {
   text: string;
 }
 
-export type ToEspeakThread = { type: 'synthesize'; id: number; task: EspeakSynthesisTask };
+/** Text to phonemes (used by engines that phonemize with espeak, e.g. Piper); see `espeak-phonemizer.ts`. */
+export interface EspeakPhonemizeTask {
+  /** espeak voice name or identifier, e.g. `en-us`. */
+  voice: string;
+  text: string;
+}
+
+/**
+ * The glue's text-to-phonemes output for a text, in IPA and in espeak's ASCII phoneme names: clauses joined by
+ * ` | `, phonemes separated by `_`, words by spaces.
+ */
+export interface EspeakRawPhonemes {
+  ipa: string;
+  ascii: string;
+}
+
+export type ToEspeakThread =
+  | { type: 'synthesize'; id: number; task: EspeakSynthesisTask }
+  | { type: 'phonemize'; id: number; task: EspeakPhonemizeTask };
 
 export type FromEspeakThread =
   | {
@@ -48,6 +66,7 @@ export type FromEspeakThread =
     }
   | { type: 'init-error'; message: string }
   | { type: 'audio'; id: number; pcm: Int16Array; heapBytes: number }
+  | { type: 'phonemes'; id: number; phonemes: EspeakRawPhonemes; heapBytes: number }
   | { type: 'aborted'; id: number }
   | { type: 'error'; id: number; message: string };
 

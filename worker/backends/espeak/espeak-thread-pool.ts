@@ -2,6 +2,8 @@ import { Worker } from 'node:worker_threads';
 
 import { abortReason } from '../../runtime/abort';
 import type {
+  EspeakPhonemizeTask,
+  EspeakRawPhonemes,
   EspeakSynthesisTask,
   EspeakThreadData,
   EspeakVoiceEntry,
@@ -49,8 +51,8 @@ export class EspeakStoppedError extends EspeakEngineError {
 
 interface Task {
   id: number;
-  task: EspeakSynthesisTask;
-  resolve(pcm: Int16Array): void;
+  message: ToEspeakThread;
+  resolve(result: Int16Array | EspeakRawPhonemes): void;
   reject(error: unknown): void;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -98,14 +100,30 @@ export class EspeakThreadPool {
 
   /** Synthesises one piece of text. Rejects with the signal's reason when it aborts (queued or running). */
   run(task: EspeakSynthesisTask, signal?: AbortSignal): Promise<Int16Array> {
+    return this.submit((id) => ({ type: 'synthesize', id, task }), signal) as Promise<Int16Array>;
+  }
+
+  /**
+   * Converts text to phonemes (the glue's raw output, see `espeak-phonemizer.ts` for its reading). Shares the
+   * queue with synthesis tasks.
+   */
+  phonemize(task: EspeakPhonemizeTask, signal?: AbortSignal): Promise<EspeakRawPhonemes> {
+    return this.submit((id) => ({ type: 'phonemize', id, task }), signal) as Promise<EspeakRawPhonemes>;
+  }
+
+  private submit(
+    message: (id: number) => ToEspeakThread,
+    signal?: AbortSignal,
+  ): Promise<Int16Array | EspeakRawPhonemes> {
     if (this.stopped) {
       return Promise.reject(new EspeakStoppedError());
     }
     if (signal?.aborted) {
       return Promise.reject(abortReason(signal));
     }
-    return new Promise<Int16Array>((resolve, reject) => {
-      const entry: Task = { id: this.nextId++, task, resolve, reject, signal };
+    return new Promise<Int16Array | EspeakRawPhonemes>((resolve, reject) => {
+      const id = this.nextId++;
+      const entry: Task = { id, message: message(id), resolve, reject, signal };
       if (signal) {
         entry.onAbort = () => this.abortTask(entry);
         signal.addEventListener('abort', entry.onAbort, { once: true });
@@ -163,8 +181,7 @@ export class EspeakThreadPool {
       if (!thread.current && !thread.exited) {
         const task = this.queue.shift()!;
         thread.current = task;
-        const message: ToEspeakThread = { type: 'synthesize', id: task.id, task: task.task };
-        thread.worker.postMessage(message);
+        thread.worker.postMessage(task.message);
       }
     }
     if (this.queue.length > 0 && this.threads.size < this.options.size && !this.spawning && !this.stopped) {
@@ -256,6 +273,10 @@ export class EspeakThreadPool {
       case 'audio':
         thread.heapBytes = message.heapBytes;
         this.settle(task, () => task.resolve(message.pcm));
+        break;
+      case 'phonemes':
+        thread.heapBytes = message.heapBytes;
+        this.settle(task, () => task.resolve(message.phonemes));
         break;
       case 'aborted':
         this.settle(task, () =>

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { concatInt16 } from '../../audio/pcm';
 import { timeStretch } from '../../audio/time-stretch';
 import type {
+  EspeakPhonemizeTask,
   EspeakSynthesisTask,
   EspeakThreadData,
   EspeakVoiceEntry,
@@ -20,7 +21,9 @@ import type {
 interface EspeakModule {
   eSpeakNGWorker: new () => EspeakEngine;
   HEAP8: Int8Array;
-  FS: { readdir(path: string): string[] };
+  HEAPU8: Uint8Array;
+  FS: { readdir(path: string): string[]; unlink(path: string): void };
+  _free(pointer: number): void;
 }
 
 interface EspeakEngine {
@@ -29,9 +32,15 @@ interface EspeakEngine {
   set_voice(name: string): number;
   list_voices(): EspeakVoiceEntry[];
   synthesize(text: string, callback: (samples: Int16Array | undefined, events: unknown[]) => boolean): void;
+  /** All clauses' phonemes, joined by ` | ` (a C string the caller frees); IPA or espeak's ASCII names. */
+  text_to_phonemes(text: string, ipa: number): { ptr: number };
+  /** Synthesis with flags 0 into a phoneme trace file (used to reset espeak's text options). */
+  synth_ipa_(text: string, traceFile: string): number;
 }
 
 const VARIANTS_DIR = '/usr/share/espeak-ng-data/voices/!v';
+/** Scratch file of the reset below, in the engine's in-memory file system. */
+const RESET_TRACE_FILE = '/tmp/chorus-reset-trace';
 
 /**
  * Spoken once before the thread reports ready: WebAssembly code starts in the baseline tier and is optimised
@@ -84,24 +93,28 @@ async function main(): Promise<void> {
   let currentVoice: string | undefined;
   let currentRate: number | undefined;
 
+  /** Selects a voice; false (having reported the error) when espeak does not know it. */
+  const selectVoice = (id: number, voice: string): boolean => {
+    if (voice !== currentVoice) {
+      const status = engine.set_voice(voice);
+      if (status !== 0) {
+        currentVoice = undefined;
+        post({ type: 'error', id, message: `espeak could not select voice "${voice}" (status ${status})` });
+        return false;
+      }
+      currentVoice = voice;
+      currentRate = undefined; // a voice change may reset the rate: set it again
+    }
+    return true;
+  };
+
   const synthesize = (id: number, task: EspeakSynthesisTask): void => {
     if (Atomics.load(abortSlot, 0) === id) {
       post({ type: 'aborted', id });
       return;
     }
-    if (task.voice !== currentVoice) {
-      const status = engine.set_voice(task.voice);
-      if (status !== 0) {
-        currentVoice = undefined;
-        post({
-          type: 'error',
-          id,
-          message: `espeak could not select voice "${task.voice}" (status ${status})`,
-        });
-        return;
-      }
-      currentVoice = task.voice;
-      currentRate = undefined; // a voice change may reset the rate: set it again
+    if (!selectVoice(id, task.voice)) {
+      return;
     }
     if (task.rate !== currentRate) {
       engine.rate = task.rate;
@@ -131,12 +144,46 @@ async function main(): Promise<void> {
     post({ type: 'audio', id, pcm, heapBytes: module.HEAP8.buffer.byteLength }, [pcm.buffer as ArrayBuffer]);
   };
 
-  port!.on('message', (message: ToEspeakThread) => {
-    if (message.type !== 'synthesize') {
+  const decoder = new TextDecoder();
+  const textToPhonemes = (text: string, ipa: boolean): string => {
+    const { ptr } = engine.text_to_phonemes(text, ipa ? 1 : 0);
+    try {
+      const heap = module.HEAPU8;
+      const end = heap.indexOf(0, ptr);
+      return decoder.decode(heap.subarray(ptr, end < 0 ? ptr : end));
+    } finally {
+      module._free(ptr); // the glue allocates the result and leaves it to the caller
+    }
+  };
+
+  const phonemize = (id: number, task: EspeakPhonemizeTask): void => {
+    if (Atomics.load(abortSlot, 0) === id) {
+      post({ type: 'aborted', id });
       return;
     }
+    if (!selectVoice(id, task.voice)) {
+      return;
+    }
+    // espeak keeps the text options of the last synthesis (the glue's synthesize turns on SSML and [[phoneme]]
+    // input, so "<b>" or "[[" would be read as markup) and one pushed-back character of the last conversion.
+    // A synthesis with no flags resets both, so every text is converted from the same state, as Piper's is.
+    engine.synth_ipa_(' ', RESET_TRACE_FILE);
     try {
-      synthesize(message.id, message.task);
+      module.FS.unlink(RESET_TRACE_FILE);
+    } catch {
+      // not created: nothing to remove
+    }
+    const phonemes = { ipa: textToPhonemes(task.text, true), ascii: textToPhonemes(task.text, false) };
+    post({ type: 'phonemes', id, phonemes, heapBytes: module.HEAP8.buffer.byteLength });
+  };
+
+  port!.on('message', (message: ToEspeakThread) => {
+    try {
+      if (message.type === 'synthesize') {
+        synthesize(message.id, message.task);
+      } else if (message.type === 'phonemize') {
+        phonemize(message.id, message.task);
+      }
     } catch (error) {
       currentVoice = undefined;
       currentRate = undefined;

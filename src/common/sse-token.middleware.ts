@@ -1,0 +1,13 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * Browsers' EventSource cannot send headers, so SSE routes also accept the token as `?token=`: this moves it into
+ * the Authorization header (when none was sent) for the usual guards. Request logs redact `token=` values.
+ */
+export function sseTokenMiddleware(req: Request, _res: Response, next: NextFunction): void {
+  const token = req.query.token;
+  if (!req.headers.authorization && typeof token === 'string' && token.length > 0 && token.length < 4096) {
+    req.headers.authorization = `Bearer ${token}`;
+  }
+  next();
+}
