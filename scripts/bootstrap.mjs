@@ -116,6 +116,47 @@ function ensureBuilt() {
   }
 }
 
+/**
+ * Debian packages outside npm: PocketSphinx (the worker's offline recogniser) for everyone; sox, espeak-ng,
+ * PocketSphinx test recordings and Chromium (browser tests) for the test run. Installed with apt-get when running
+ * as root (CI, containers); otherwise the missing ones are named so the user can install them.
+ */
+const RUNTIME_PACKAGES = ['pocketsphinx', 'pocketsphinx-en-us'];
+const TEST_PACKAGES = [...RUNTIME_PACKAGES, 'pocketsphinx-testdata', 'sox', 'libsox-fmt-all', 'espeak-ng', 'chromium'];
+
+function missingDebianPackages(packages) {
+  return packages.filter((name) => {
+    const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
+    return result.status !== 0 || !result.stdout.includes('install ok installed');
+  });
+}
+
+function ensureSystemPackages(packages, required) {
+  if (process.platform !== 'linux' || spawnSync('which', ['dpkg-query']).status !== 0) {
+    if (required) {
+      log(`not a Debian-like system: make sure these are installed: ${packages.join(', ')}`);
+    }
+    return;
+  }
+  const missing = missingDebianPackages(packages);
+  if (missing.length === 0) {
+    return;
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    const message = `missing system packages: ${missing.join(' ')} — install them with: sudo apt-get install -y ${missing.join(' ')}`;
+    if (required) {
+      throw new Error(message);
+    }
+    log(`${message} (transcription with PocketSphinx stays unavailable until then)`);
+    return;
+  }
+  log(`installing system packages: ${missing.join(' ')}…`);
+  const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], { env: aptEnv });
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env: aptEnv });
+}
+
 function ensureInstalledAndBuilt() {
   ensureNpmDependencies(root, 'service');
   ensureNpmDependencies(join(root, 'client'), 'client');
@@ -123,6 +164,7 @@ function ensureInstalledAndBuilt() {
 }
 
 function start() {
+  ensureSystemPackages(RUNTIME_PACKAGES, false);
   ensureInstalledAndBuilt();
   const dataDir = resolve(process.env.DATA_DIR ?? join(root, 'data'));
   const apiPort = process.env.PORT ?? '8090';
@@ -188,6 +230,7 @@ function start() {
 }
 
 function test() {
+  ensureSystemPackages(TEST_PACKAGES, true);
   ensureInstalledAndBuilt();
   log('checking test fixtures…');
   run(process.execPath, [join(root, 'scripts/fixtures.mjs')]);

@@ -11,6 +11,8 @@ import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
 import { RecordsModule } from './records/records.module';
+import { TranscriptionModule } from './transcription/transcription.module';
+import { VoicesModule } from './voices/voices.module';
 import { ApiKeysModule } from './users/api-keys/api-keys.module';
 
 @Module({})
@@ -27,7 +29,9 @@ export class AppModule {
         FleetModule,
         HealthModule,
         ModelsModule,
+        VoicesModule,
         GenerationsModule,
+        TranscriptionModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpExceptionFilter }],
     };

@@ -11,6 +11,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Self-hosted text-to-speech orchestration. Errors always have the shape {status, message, data} where data maps a field to {code, message}.',
     )
     .setVersion(API_VERSION)
+    // The scheme @ApiBearerAuth() refers to: a records auth token or an API key, sent as `Bearer <token>`.
+    .addBearerAuth()
     .build();
   return SwaggerModule.createDocument(app, config, {
     extraModels: [ApiErrorDto, FieldErrorDto],

@@ -366,6 +366,14 @@ describe('worker HTTP API', () => {
           'getHealth',
           'listBackendVoices',
           'listBackends',
+          // worker/models
+          'pullModel',
+          'listModels',
+          'getModel',
+          'deleteModel',
+          'unloadModel',
+          // worker/transcribe
+          'transcribe',
         ].sort(),
       );
       expect((await fetch(`${base}/docs`)).status).toBe(200);

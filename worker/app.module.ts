@@ -12,6 +12,7 @@ import { loggerParams } from './logging/logger-options';
 import { ModelsModule } from './models/models.module';
 import { PackagesModule } from './packages/packages.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { TranscribeModule } from './transcribe/transcribe.module';
 
 /** The inference worker. Built from an already validated configuration (see `main.ts`). */
 @Module({})
@@ -28,6 +29,7 @@ export class AppModule {
         BackendsModule,
         ModelsModule,
         GenerateModule,
+        TranscribeModule,
         HealthModule,
       ],
     };

@@ -5,6 +5,7 @@ import type {
   GenerateRequest,
   InstalledModel,
   PullRequest,
+  TranscribeResponse,
   WorkerHealth,
 } from '../../worker/contract/worker-api';
 
@@ -12,6 +13,17 @@ import type {
 export interface WorkerTarget {
   url: string;
   authToken: string;
+}
+
+/** An audio upload to transcribe on a worker. */
+export interface TranscribeUpload {
+  bytes: Uint8Array;
+  fileName: string;
+  contentType: string;
+  backend: string;
+  /** `<backend>/<variant>`, or null for embedded engines. */
+  modelPath: string | null;
+  language?: string;
 }
 
 export class WorkerCallError extends Error {
@@ -75,6 +87,25 @@ export class WorkerClient {
       signal: AbortSignal.timeout(timeoutMs),
     });
     return (await response.json()) as DeleteModelResponse;
+  }
+
+  /** Speech recognition: forwards an upload as `POST /transcribe` (multipart `file`, optional backend/model/language). */
+  async transcribe(
+    target: WorkerTarget,
+    upload: TranscribeUpload,
+    signal: AbortSignal,
+  ): Promise<TranscribeResponse> {
+    const form = new FormData();
+    form.set('file', new Blob([upload.bytes], { type: upload.contentType }), upload.fileName);
+    form.set('backend', upload.backend);
+    if (upload.modelPath) {
+      form.set('model_path', upload.modelPath);
+    }
+    if (upload.language) {
+      form.set('language', upload.language);
+    }
+    const response = await this.call(target, '/transcribe', { method: 'POST', body: form, signal });
+    return (await response.json()) as TranscribeResponse;
   }
 
   /**

@@ -200,7 +200,9 @@ export class HistoryService {
       return { wav: bytes, duration: info.durationSeconds, sampleRate: info.sampleRate };
     } catch (error) {
       if (error instanceof WavFormatError) {
-        this.logger.warn(`not recording a ${draft.model} generation: the worker's WAV is unreadable (${error.message})`);
+        this.logger.warn(
+          `not recording a ${draft.model} generation: the worker's WAV is unreadable (${error.message})`,
+        );
         return undefined;
       }
       throw error;

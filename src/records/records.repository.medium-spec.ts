@@ -60,6 +60,9 @@ describe('RecordsRepository and CollectionRegistry (real SQLite file)', () => {
       '_superusers',
       'users',
       'inference_servers',
+      'voices',
+      'voice_samples',
+      'generations',
     ]);
     expect(registry.get('_pb_users_auth_')).toBe(users);
     expect(users.table).toBe('users');

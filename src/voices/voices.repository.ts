@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, In, Repository, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { GenerationEntity } from '../generations/generation.entity';
 import { VoiceSampleEntity } from './voice-sample.entity';
 import { VoiceEntity } from './voice.entity';
@@ -44,7 +45,9 @@ export class VoicesRepository {
     return this.voices
       .createQueryBuilder('voice')
       .where('voice.id = :id', { id })
-      .andWhere(new Brackets((qb) => qb.where('voice.user = :viewer', { viewer }).orWhere('voice.public = 1')))
+      .andWhere(
+        new Brackets((qb) => qb.where('voice.user = :viewer', { viewer }).orWhere('voice.public = 1')),
+      )
       .getOne();
   }
 
@@ -129,12 +132,13 @@ export class VoicesRepository {
   }
 
   async insert(voice: VoiceEntity): Promise<void> {
-    await this.voices.insert(voice);
+    // The JSON columns' object types are more than TypeORM's deep-partial type admits; the transformer stores them.
+    await this.voices.insert(voice as QueryDeepPartialEntity<VoiceEntity>);
   }
 
   async update(voice: VoiceEntity): Promise<void> {
     const { id, ...changes } = voice;
-    await this.voices.update({ id }, changes);
+    await this.voices.update({ id }, changes as QueryDeepPartialEntity<VoiceEntity>);
   }
 
   async insertSample(sample: VoiceSampleEntity): Promise<void> {

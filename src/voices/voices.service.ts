@@ -10,12 +10,7 @@ import { storedFileName } from '../records/files/file-names';
 import { FileStorage } from '../records/files/file-storage';
 import { detectMime } from '../records/files/mime';
 import { RecordEvents } from '../records/realtime/record-events';
-import {
-  AddVoiceSampleDto,
-  CreateVoiceDto,
-  ListVoicesQueryDto,
-  UpdateVoiceDto,
-} from './dto/voice-input.dto';
+import { AddVoiceSampleDto, CreateVoiceDto, ListVoicesQueryDto, UpdateVoiceDto } from './dto/voice-input.dto';
 import {
   VoiceDto,
   VoiceFileCollections,
@@ -24,7 +19,8 @@ import {
   toVoiceDto,
   toVoiceSampleDto,
 } from './dto/voice.dto';
-import { SampleAudioError, normaliseSample } from './sample-audio';
+import { NormalisedSample, SampleAudioError } from './sample-audio';
+import { SampleDecoder } from './sample-decoder';
 import { VoiceSampleEntity } from './voice-sample.entity';
 import { VoiceEntity } from './voice.entity';
 import { AVATAR_MIME_TYPES } from './voices.collection';
@@ -32,6 +28,8 @@ import { canClone, checkReferenceLength, checkVoiceSpec } from './voice-rules';
 import { VoicesRepository } from './voices.repository';
 
 const DEFAULT_PER_PAGE = 20;
+/** Most samples per voice: the worker accepts at most 16 references per request. */
+export const MAX_SAMPLES_PER_VOICE = 16;
 
 /** A voice ready to speak with: the voice, its model, and (cloning) its samples' WAV bytes and transcripts. */
 export interface UsableVoice {
@@ -56,6 +54,7 @@ export class VoicesService {
     private readonly storage: FileStorage,
     private readonly registry: CollectionRegistry,
     private readonly events: RecordEvents,
+    private readonly decoder: SampleDecoder,
   ) {}
 
   private get collections(): VoiceFileCollections {
@@ -134,12 +133,7 @@ export class VoicesService {
     return this.respond(voice, owner);
   }
 
-  async update(
-    owner: string,
-    id: string,
-    dto: UpdateVoiceDto,
-    avatar?: UploadedFileData,
-  ): Promise<VoiceDto> {
+  async update(owner: string, id: string, dto: UpdateVoiceDto, avatar?: UploadedFileData): Promise<VoiceDto> {
     const existing = await this.owned(owner, id);
     const catalogChange =
       dto.model !== undefined || dto.presetVoice !== undefined || dto.language !== undefined;
@@ -242,16 +236,30 @@ export class VoicesService {
     if (!file || file.size === 0) {
       throw ApiError.field('audio', 'validation_required', 'Attach the recording as the "audio" file part.');
     }
-    let normalised: ReturnType<typeof normaliseSample>;
+    let normalised: NormalisedSample;
     try {
-      normalised = normaliseSample(file.buffer);
+      normalised = await this.decoder.normalise(file.buffer, entry.maxReferenceDuration);
     } catch (error) {
       if (error instanceof SampleAudioError) {
+        if (error.code === 'validation_audio_too_long') {
+          throw ApiError.field(
+            'audio',
+            'validation_reference_too_long',
+            `Model "${entry.id}" accepts at most ${entry.maxReferenceDuration} s of reference audio per voice; this recording alone is longer.`,
+          );
+        }
         throw ApiError.field('audio', error.code, error.message);
       }
       throw error;
     }
     return this.withSampleLock(voiceId, async () => {
+      if ((await this.repository.samplesOf([voiceId])).length >= MAX_SAMPLES_PER_VOICE) {
+        throw ApiError.field(
+          'audio',
+          'validation_too_many_samples',
+          `A voice has at most ${MAX_SAMPLES_PER_VOICE} samples: delete one first.`,
+        );
+      }
       checkReferenceLength(
         entry,
         await this.repository.totalSampleSeconds(voiceId),
@@ -261,7 +269,7 @@ export class VoicesService {
       const sample: VoiceSampleEntity = {
         id: newRecordId(),
         voice: voiceId,
-        // Stored as WAV whatever was uploaded (normaliseSample re-encodes it).
+        // Stored as WAV whatever was uploaded (the decoder re-encodes it).
         audio: storedFileName(`${(file.originalname || 'sample').replace(/\.[^./\\]*$/, '')}.wav`),
         transcript: dto.transcript ?? '',
         duration: normalised.durationSeconds,

@@ -10,16 +10,18 @@ import {
   tempDir,
   waitFor,
 } from '../support/processes';
-import { signUp } from '../support/accounts';
+import { TestAccount, signUp } from '../support/accounts';
 import { parseWav, rms } from '../support/wav';
 
 const SENTENCE = 'Chorus turns text into speech. This sentence should take well over half a second to say.';
 
 describe('foundation: main service + worker as real processes', () => {
   let stack: Stack;
+  let user: TestAccount;
 
   beforeAll(async () => {
     stack = await startStack();
+    user = await signUp(stack.api.url, 'speaker');
     // The fleet health loop marks the Local worker online shortly after start.
     await waitFor(
       async () => {
@@ -40,10 +42,22 @@ describe('foundation: main service + worker as real processes', () => {
   async function generate(body: Record<string, unknown>): Promise<Response> {
     return fetch(`${stack.api.url}/api/generate`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: user.authorization },
       body: JSON.stringify(body),
     });
   }
+
+  it('generates only for signed-in users', async () => {
+    for (const authorization of [undefined, 'Bearer not-a-token']) {
+      const response = await fetch(`${stack.api.url}/api/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ model: 'espeak-ng', input: 'hello' }),
+      });
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { status: number }).status).toBe(401);
+    }
+  });
 
   it('reports health of the service, database and fleet', async () => {
     const response = await fetch(`${stack.api.url}/api/health`);
@@ -170,7 +184,7 @@ describe('foundation: main service + worker as real processes', () => {
   it('answers malformed JSON with a 400 in the error shape', async () => {
     const response = await fetch(`${stack.api.url}/api/generate`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: user.authorization },
       body: '{"model": ',
     });
     expect(response.status).toBe(400);
@@ -215,7 +229,9 @@ describe('foundation: main service + worker as real processes', () => {
   it('returns the catalog unchanged', async () => {
     const catalog = JSON.parse(readFileSync(join(REPO_ROOT, 'catalog.json'), 'utf8')) as unknown;
     const user = await signUp(stack.api.url);
-    const response = await fetch(`${stack.api.url}/api/models/catalog`, { headers: { authorization: user.authorization } });
+    const response = await fetch(`${stack.api.url}/api/models/catalog`, {
+      headers: { authorization: user.authorization },
+    });
     expect(await response.json()).toEqual(catalog);
   });
 

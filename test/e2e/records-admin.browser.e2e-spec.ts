@@ -189,13 +189,13 @@ describe('records admin panel at /_/ (browser)', () => {
     await table.getByRole('row').filter({ hasText: 'ada@example.com' }).waitFor();
 
     // A malformed filter: the API's 400 message is shown.
-    await page.getByLabel('Filter').fill("name = 'Ada");
+    await page.getByRole('textbox', { name: 'Filter' }).fill("name = 'Ada");
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid filter at position' }).waitFor();
     await saveScreenshot(page, 'records-admin-filter-error-dark');
 
     // A valid one narrows the table.
-    await page.getByLabel('Filter').fill('name ~ "Grace"');
+    await page.getByRole('textbox', { name: 'Filter' }).fill('name ~ "Grace"');
     await page.getByRole('button', { name: 'Apply' }).click();
     await table.getByRole('row').filter({ hasText: 'grace@example.com' }).waitFor();
     await table.getByRole('row').filter({ hasText: 'ada@example.com' }).waitFor({ state: 'detached' });
@@ -205,9 +205,18 @@ describe('records admin panel at /_/ (browser)', () => {
 
     await table.getByRole('button', { name: `Open record ${ada.id}` }).click();
     const panel = page.getByRole('dialog', { name: 'Edit users record' });
-    await panel.getByRole('img').first().waitFor();
+    await panel.locator('img').first().waitFor();
     await saveScreenshot(page, 'records-admin-panel-dark', false);
     await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'hidden' });
+
+    // Small screens: the navigation wraps above the table, the panel takes the whole width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await saveScreenshot(page, 'records-admin-table-mobile-dark');
+    await table.getByRole('button', { name: `Open record ${ada.id}` }).click();
+    await panel.locator('img').first().waitFor();
+    await saveScreenshot(page, 'records-admin-panel-mobile-dark', false);
+    await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
 
     // Signing out leads back to the sign-in form.

@@ -208,7 +208,14 @@ describe('records layer: the official pocketbase SDK against the running main se
     const byName = new Map(
       collections.map((collection) => [collection.name, collection as unknown as Record<string, unknown>]),
     );
-    expect([...byName.keys()].sort()).toEqual(['_superusers', 'inference_servers', 'users']);
+    expect([...byName.keys()].sort()).toEqual([
+      '_superusers',
+      'generations',
+      'inference_servers',
+      'users',
+      'voice_samples',
+      'voices',
+    ]);
     expect(byName.get('users')).toMatchObject({ type: 'auth', recordCount: 3 });
     expect(byName.get('inference_servers')).toMatchObject({ type: 'base', recordCount: 1 });
     const userFields = (byName.get('users')!.fields as { name: string; hidden: boolean }[]).map(

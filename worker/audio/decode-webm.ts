@@ -138,7 +138,7 @@ export function readMatroska(bytes: Uint8Array): MatroskaFile {
     const end = start + size.value;
     if (end > bytes.byteLength) {
       result.truncated = true;
-      if (result.frames.length === 0 && result.tracks.length === 0) {
+      if (result.frames.length === 0) {
         throw AudioDecodeError.invalid('The WebM file is truncated before any audio.');
       }
       break;

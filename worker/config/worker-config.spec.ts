@@ -38,6 +38,7 @@ describe('loadWorkerConfig', () => {
         pocketsphinx: {
           binary: 'pocketsphinx_continuous',
           modelDir: '/usr/share/pocketsphinx/model/en-us',
+          searchPath: '/usr/local/bin:/usr/bin:/bin',
         },
       },
       auth: { token: undefined },
@@ -60,11 +61,16 @@ describe('loadWorkerConfig', () => {
       INFERENCE_MAX_AUDIO_SECONDS: '60',
       POCKETSPHINX_BINARY: '/opt/ps/bin/pocketsphinx_continuous',
       POCKETSPHINX_MODEL_DIR: 'models/ps',
+      PATH: '/opt/ps/bin:/usr/bin',
     });
     expect(config.transcription).toEqual({
       maxUploadBytes: 5 * 1024 * 1024,
       maxAudioSeconds: 60,
-      pocketsphinx: { binary: '/opt/ps/bin/pocketsphinx_continuous', modelDir: resolve('models/ps') },
+      pocketsphinx: {
+        binary: '/opt/ps/bin/pocketsphinx_continuous',
+        modelDir: resolve('models/ps'),
+        searchPath: '/opt/ps/bin:/usr/bin',
+      },
     });
     expect(problemsOf({ INFERENCE_MAX_UPLOAD_MB: '0', INFERENCE_MAX_AUDIO_SECONDS: '1.5' })).toBe(
       'Invalid worker configuration: INFERENCE_MAX_UPLOAD_MB must be an integer between 1 and 4096 (got "0"); ' +

@@ -68,6 +68,8 @@ export interface WorkerConfig {
       readonly binary: string;
       /** Folder of the acoustic model `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict` (POCKETSPHINX_MODEL_DIR). */
       readonly modelDir: string;
+      /** Folders searched for a bare `binary` name (the process's PATH). */
+      readonly searchPath: string;
     };
   };
   readonly auth: {
@@ -159,6 +161,7 @@ export function loadWorkerConfig(env: Environment, host: ConfigHost): WorkerConf
       pocketsphinx: {
         binary: reader.string('POCKETSPHINX_BINARY') ?? CONFIG_DEFAULTS.pocketsphinxBinary,
         modelDir: reader.path('POCKETSPHINX_MODEL_DIR', CONFIG_DEFAULTS.pocketsphinxModelDir),
+        searchPath: reader.string('PATH') ?? '/usr/local/bin:/usr/bin:/bin',
       },
     },
     auth: {

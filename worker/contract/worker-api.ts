@@ -330,3 +330,36 @@ export interface RegisterWorkerRequest {
 /** Error codes of the model store in `WorkerError.data[field].code`. */
 export type ModelStoreErrorCode =
   'dest_path_mismatch' | 'unsafe_path' | 'duplicate_target' | 'pull_conflict' | 'model_in_use';
+
+/** Fields of `POST /transcribe` besides the audio (multipart/form-data field `file`, or `audio`). */
+export interface TranscribeRequest {
+  /**
+   * Recogniser to use. Default: the backend of `model_path`; else a transcription model already loaded (Whisper);
+   * else the first installed embedded recogniser (PocketSphinx).
+   */
+  backend?: string | null;
+  /** Model folder `<backend>/<variant>` (Whisper), relative to the models directory. */
+  model_path?: string | null;
+  /** Spoken language (ISO 639-1 or BCP 47); omitted → detected (Whisper) or the engine's only one. */
+  language?: string | null;
+}
+
+/** `POST /transcribe` as the worker answers it: the contract's `{text, language}` plus details. */
+export interface TranscribeResult extends TranscribeResponse {
+  /** Seconds of audio recognised. */
+  duration: number;
+  backend: string;
+  /** Model key used: `<backend>/<variant>`, or the backend name for embedded engines. */
+  model_path: string;
+}
+
+/** Error codes of `POST /transcribe` in `WorkerError.data[field].code` (field `file` for the audio). */
+export type TranscribeErrorCode =
+  | 'unsupported_audio'
+  | 'invalid_audio'
+  | 'audio_too_long'
+  | 'file_too_large'
+  | 'unexpected_file'
+  | 'no_transcription_backend'
+  | 'backend_not_installed'
+  | 'model_not_installed';

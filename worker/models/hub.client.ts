@@ -106,7 +106,9 @@ export class HubClient {
       signal.throwIfAborted();
       const before = state.have;
       try {
-        const outcome = await this.attempt(request, state, () => request.onProgress?.(state.have, size));
+        const outcome = await this.attempt(request, state, (hubSize) =>
+          request.onProgress?.(state.have, size ?? hubSize),
+        );
         rangeRequests += outcome.rangeRequested ? 1 : 0;
         size ??= outcome.size;
         sha256 ??= outcome.sha256;
@@ -189,7 +191,8 @@ export class HubClient {
   private async attempt(
     request: HubFileRequest,
     state: PartState,
-    progress: () => void,
+    /** Called after each chunk, with the file size the hub announced (when it did). */
+    progress: (hubSize: number | undefined) => void,
   ): Promise<{ kind: 'restart' | 'done'; size?: number; sha256?: string; rangeRequested: boolean }> {
     const attempt = new AbortController();
     const signal = AbortSignal.any([request.signal, attempt.signal]);
@@ -258,7 +261,7 @@ export class HubClient {
           await writeAll(file, chunk, state.have);
           state.hash.update(chunk);
           state.have += chunk.length;
-          progress();
+          progress(size);
         }
         await file.sync();
       } catch (error) {
@@ -443,12 +446,16 @@ export function asDiskError(error: unknown): unknown {
   return error;
 }
 
+/** Duck-typed: errors of `fetch` may come from another realm (a test VM), where `instanceof Error` fails. */
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as Error & { cause?: unknown }).cause;
-    const detail =
-      cause instanceof Error ? ((cause as NodeJS.ErrnoException).code ?? cause.message) || cause.name : '';
-    return detail ? `${error.message} (${detail})` : error.message;
+  if (!error || typeof error !== 'object') {
+    return String(error);
   }
-  return String(error);
+  const { name, message, cause } = error as { name?: unknown; message?: unknown; cause?: unknown };
+  const causeCode =
+    cause && typeof cause === 'object'
+      ? ((cause as { code?: unknown }).code ?? (cause as { message?: unknown }).message)
+      : undefined;
+  const text = typeof message === 'string' && message ? message : typeof name === 'string' ? name : 'error';
+  return typeof causeCode === 'string' && causeCode ? `${text} (${causeCode})` : text;
 }

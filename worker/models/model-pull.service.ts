@@ -4,7 +4,7 @@ import {
   Injectable,
   Logger,
   type MessageEvent,
-  type OnApplicationShutdown,
+  type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { Observable } from 'rxjs';
 
@@ -27,7 +27,7 @@ import { planPull, type PullPlan } from './pull-plan';
  * files subscribes to. Everything wrong with a request is thrown (as an ApiError) before the SSE stream starts.
  */
 @Injectable()
-export class ModelPullService implements OnApplicationShutdown {
+export class ModelPullService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ModelPullService.name);
   private readonly jobs = new Map<string, PullJob>();
 
@@ -102,12 +102,17 @@ export class ModelPullService implements OnApplicationShutdown {
     return this.jobs.has(destPath);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the HTTP server closes (it waits for open SSE streams): running pulls stop, keeping their `.part` files. */
+  async beforeApplicationShutdown(): Promise<void> {
     const jobs = [...this.jobs.values()];
     for (const job of jobs) {
       job.cancel('the worker is shutting down');
     }
     await Promise.allSettled(jobs.map((job) => job.done));
+    if (jobs.length > 0) {
+      // Let the final events flush so the server's close finds those connections idle (else it waits for them).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** Refuses (400) a destination or file target that resolves outside the models directory through a symlink. */

@@ -15,6 +15,9 @@ import { readInstalledManifest } from './model-manifest';
 import { confinedPath, isInside, isModelSegment, STAGING_DIR, TRASH_DIR } from './model-paths';
 import type { PullPlan } from './pull-plan';
 
+/** Partial downloads untouched for this long are dropped at start-up. */
+const STALE_STAGING_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Written into a staging folder: which pull its `.part` files belong to (a different pull starts afresh). */
 const STAGING_STAMP = '.chorus-pull.json';
 
@@ -48,6 +51,28 @@ export class ModelStore implements OnModuleInit {
     await fs.rm(join(root, TRASH_DIR), { recursive: true, force: true }).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'Could not empty the models trash folder');
     });
+    await this.dropStaleStaging(root).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'Could not clean the models staging folder');
+    });
+  }
+
+  /**
+   * `.part` files of cancelled or cut pulls wait in `.staging` for the next pull of the same files to resume
+   * them; those nobody came back for within {@link STALE_STAGING_MS} are removed at start-up.
+   */
+  private async dropStaleStaging(root: string): Promise<void> {
+    const now = Date.now();
+    for (const backend of await subfolders(join(root, STAGING_DIR))) {
+      for (const variant of await subfolders(join(root, STAGING_DIR, backend))) {
+        const dir = join(root, STAGING_DIR, backend, variant);
+        const newest = await newestMtime(dir);
+        if (now - newest > STALE_STAGING_MS) {
+          await fs.rm(dir, { recursive: true, force: true });
+          this.logger.log(`Removed the partial download of ${backend}/${variant} (untouched for a week)`);
+        }
+      }
+      await removeEmptyStaging(root, backend);
+    }
   }
 
   /** The models directory with symlinks resolved (created when missing). */
@@ -152,7 +177,7 @@ export class ModelStore implements OnModuleInit {
   async discardStaging(backend: string, variant: string): Promise<void> {
     const dir = await this.confine(`${STAGING_DIR}/${backend}/${variant}`);
     await fs.rm(dir, { recursive: true, force: true });
-    await fs.rmdir(dirname(dir)).catch(() => undefined); // the backend's staging folder, when now empty
+    await removeEmptyStaging(await this.root(), backend);
   }
 
   /** Free bytes for the worker on the models volume, or undefined when the platform cannot tell. */
@@ -221,7 +246,7 @@ export class ModelStore implements OnModuleInit {
         this.logger.warn({ err: error }, `Could not remove the replaced copy of ${plan.destPath}`);
       });
     }
-    await fs.rmdir(join(root, STAGING_DIR, plan.backend)).catch(() => undefined);
+    await removeEmptyStaging(root, plan.backend);
     return manifest;
   }
 
@@ -249,6 +274,12 @@ export class ModelStore implements OnModuleInit {
   }
 }
 
+/** Removes `.staging/<backend>` and `.staging` when nothing else is staged in them. */
+async function removeEmptyStaging(root: string, backend: string): Promise<void> {
+  await fs.rmdir(join(root, STAGING_DIR, backend)).catch(() => undefined);
+  await fs.rmdir(join(root, STAGING_DIR)).catch(() => undefined);
+}
+
 /** Folders (or symlinks to folders) directly inside `dir` whose names the store accepts. */
 async function subfolders(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -256,6 +287,16 @@ async function subfolders(dir: string): Promise<string[]> {
     .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && isModelSegment(entry.name))
     .map((entry) => entry.name)
     .sort();
+}
+
+/** The latest modification time of a folder and the files directly in it. */
+async function newestMtime(dir: string): Promise<number> {
+  let newest = (await fs.stat(dir)).mtimeMs;
+  for (const name of await fs.readdir(dir).catch(() => [])) {
+    const stat = await fs.lstat(join(dir, name)).catch(() => undefined);
+    newest = Math.max(newest, stat?.mtimeMs ?? 0);
+  }
+  return newest;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -16,12 +16,14 @@ import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiExtraModels,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
   ApiQuery,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Observable } from 'rxjs';
 
@@ -43,8 +45,12 @@ import {
 } from './dto/models.dto';
 import { ModelsService } from './models.service';
 
+/** Errors of the SSE route are answered as JSON, before the stream starts. */
+const JSON_ERROR = { 'application/json': { schema: { $ref: getSchemaPath(WorkerErrorDto) } } };
+
 @ApiTags('models')
 @ApiBearerAuth()
+@ApiExtraModels(WorkerErrorDto)
 @Controller('models')
 export class ModelsController {
   constructor(private readonly models: ModelsService) {}
@@ -67,14 +73,14 @@ export class ModelsController {
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ type: PullEventDto, description: 'Stream of pull events' })
   @ApiBadRequestResponse({
-    type: WorkerErrorDto,
     description:
       'Invalid request: unsafe path, dest_path not matching the manifest, unknown or embedded backend',
+    content: JSON_ERROR,
   })
   @ApiConflictResponse({
-    type: WorkerErrorDto,
     description:
       'A pull of different files into the same dest_path is running, or the variant is being deleted',
+    content: JSON_ERROR,
   })
   pullModel(@Body() request: PullRequestDto): Promise<Observable<MessageEvent>> {
     return this.models.pullModel(request);

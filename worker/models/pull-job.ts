@@ -184,7 +184,13 @@ export class PullJob {
     const { plan, deps } = this;
     this.total = plan.totalSize;
     const installed: InstalledModelFile[] = [];
-    this.push({ status: 'downloading', progress: 0, file: plan.files[0].path });
+    this.push({
+      status: 'downloading',
+      progress: 0,
+      file: plan.files[0].path,
+      downloaded: 0,
+      total: this.total,
+    });
     for (const file of plan.files) {
       const target = join(staging, file.target);
       await fs.mkdir(dirname(target), { recursive: true }).catch((error: unknown) => {

@@ -107,7 +107,9 @@ export function lastErrorLine(stderr: string): string {
   const prefix = /^npm (?:error|ERR!)\s*/;
   const errors = lines.filter((line) => prefix.test(line)).map((line) => line.replace(prefix, ''));
   const code = errors.map((line) => /^code (\S+)$/.exec(line)?.[1]).find(Boolean);
-  const detail = errors.find((line) => line && !/^code \S+$/.test(line) && !/^A complete log/.test(line));
+  const detail = errors.find(
+    (line) => line && !/^(code|syscall|path|errno) /.test(line) && !/^A complete log/.test(line),
+  );
   const text = detail ? (code ? `${code}: ${detail}` : detail) : (lines.at(-1) ?? 'no output');
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

@@ -32,7 +32,7 @@ interface PackagesStamp {
 }
 
 /** npm's rules for a package name (lower case, optional scope, URL-safe). */
-const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+const PACKAGE_NAME = /^(?:@[a-z0-9~][a-z0-9-._~]*\/)?[a-z0-9~][a-z0-9-._~]*$/;
 const BACKEND_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
 export class PackageNotInstalledError extends Error {
@@ -108,17 +108,14 @@ export class PackagesService {
    */
   async install(backend: string, packages: PackageSet, signal?: AbortSignal): Promise<void> {
     const specs = packageSpecs(packages);
-    const running = this.installs.get(backend);
-    if (running) {
+    for (let running = this.installs.get(backend); running; running = this.installs.get(backend)) {
       await running.catch(() => undefined);
-      return this.install(backend, packages, signal);
     }
-    if (await this.isInstalled(backend, packages)) {
-      return;
-    }
-    const work = this.runInstall(backend, packages, specs, signal).finally(() =>
-      this.installs.delete(backend),
-    );
+    const work = (async () => {
+      if (!(await this.isInstalled(backend, packages))) {
+        await this.runInstall(backend, packages, specs, signal);
+      }
+    })().finally(() => this.installs.delete(backend));
     this.installs.set(backend, work);
     return work;
   }

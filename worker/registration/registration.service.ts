@@ -1,9 +1,9 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
@@ -25,7 +25,7 @@ import { registrationUrl } from './registration-target';
  * `/health.registration`. Tokens are never logged nor put in the state.
  */
 @Injectable()
-export class RegistrationService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RegistrationService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RegistrationService.name);
   private readonly lifetime = new AbortController();
   private current: RegistrationState;
@@ -70,7 +70,7 @@ export class RegistrationService implements OnApplicationBootstrap, OnApplicatio
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.lifetime.abort();
     await this.running;
   }
@@ -159,15 +159,19 @@ export class RegistrationService implements OnApplicationBootstrap, OnApplicatio
   }
 }
 
+/** Duck-typed: errors of `fetch` may come from another realm (a test VM), where `instanceof Error` fails. */
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError') {
-      return 'the main service did not answer in time';
-    }
-    const cause = (error as Error & { cause?: unknown }).cause;
-    const code =
-      cause instanceof Error ? ((cause as NodeJS.ErrnoException).code ?? cause.message) : undefined;
-    return code ? `${error.message} (${code})` : error.message;
+  if (!error || typeof error !== 'object') {
+    return String(error);
   }
-  return String(error);
+  const { name, message, cause } = error as { name?: unknown; message?: unknown; cause?: unknown };
+  if (name === 'TimeoutError') {
+    return 'the main service did not answer in time';
+  }
+  const causeCode =
+    cause && typeof cause === 'object'
+      ? ((cause as { code?: unknown }).code ?? (cause as { message?: unknown }).message)
+      : undefined;
+  const text = typeof message === 'string' && message ? message : typeof name === 'string' ? name : 'error';
+  return typeof causeCode === 'string' && causeCode ? `${text} (${causeCode})` : text;
 }

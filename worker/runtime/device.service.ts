@@ -19,7 +19,7 @@ export function nvidiaDriverPresent(exists: (path: string) => boolean = existsSy
  * note saying why. Backends that load a GPU runtime may refine this later (a driver without a usable runtime).
  */
 export class DeviceService {
-  private readonly current: DeviceState;
+  private current: DeviceState;
 
   constructor(requested: InferenceDevice, driverPresent: boolean) {
     if (requested === 'cuda' && !driverPresent) {
@@ -35,5 +35,20 @@ export class DeviceService {
 
   state(): DeviceState {
     return this.current;
+  }
+
+  /**
+   * A backend found CUDA unusable although a driver is present (e.g. ONNX Runtime's CUDA provider libraries are
+   * missing): from now on the worker runs on CPU, and `/health` says why. No-op when already on CPU.
+   */
+  fallBackToCpu(reason: string): void {
+    if (this.current.effective === 'cpu') {
+      return;
+    }
+    this.current = {
+      requested: this.current.requested,
+      effective: 'cpu',
+      note: `CUDA is not usable: ${reason}; running on CPU`,
+    };
   }
 }

@@ -1,5 +1,7 @@
-import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
-import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
+import { ChangeDetectionStrategy, Component, computed, effect, inject } from '@angular/core';
+import { Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
+import { goToSignIn } from './core/auth.interceptor';
+import { SessionService } from './core/session.service';
 import { HealthService } from './core/health.service';
 import { ThemeService } from './core/theme.service';
 import { VersionService } from './core/version.service';
@@ -21,7 +23,17 @@ export class App {
   protected readonly theme = inject(ThemeService);
   private readonly versionService = inject(VersionService);
 
-  protected readonly navItems = NAV_ITEMS;
+  protected readonly session = inject(SessionService);
+  private readonly router = inject(Router);
+
+  protected readonly navItems = computed(() =>
+    NAV_ITEMS.filter(
+      (item) =>
+        !item.access ||
+        (item.access === 'user' && this.session.signedIn()) ||
+        (item.access === 'admin' && this.session.isAdmin()),
+    ),
+  );
   protected readonly versionText = computed(() => {
     const v = this.versionService.version();
     return v ? this.t.footer.version(v.name, v.version, v.apiVersion) : this.t.footer.versionUnknown;
@@ -30,6 +42,19 @@ export class App {
   constructor() {
     inject(HealthService).start();
     void this.versionService.load();
+    void this.session.verify();
+    // Signed out elsewhere (another tab, an expired token): leave the signed-in pages.
+    let wasSignedIn = this.session.signedIn();
+    effect(() => {
+      const signedIn = this.session.signedIn();
+      if (wasSignedIn && !signedIn && !this.router.url.startsWith('/_')) goToSignIn(this.router);
+      wasSignedIn = signedIn;
+    });
+  }
+
+  protected signOut(): void {
+    this.session.signOut();
+    void this.router.navigate(['/sign-in']);
   }
 
   protected skipToMain(event: Event): void {

@@ -62,7 +62,7 @@ export function MultipartUpload(...fields: UploadField[]): Type<NestInterceptor>
 
 /** The uploaded file of `field`, if the request carried one. */
 export function uploadedFile(request: Request, field: string): UploadedFileData | undefined {
-  const files = request.files as Record<string, UploadedFileData[]> | UploadedFileData[] | undefined;
+  const files = request.files;
   return files && !Array.isArray(files) ? files[field]?.[0] : undefined;
 }
 

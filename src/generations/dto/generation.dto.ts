@@ -43,7 +43,10 @@ export class GenerationDto {
   @ApiProperty({ description: 'Sample rate of the audio in Hz.', example: 22050 })
   sampleRate!: number;
 
-  @ApiProperty({ description: 'Download path of the WAV.', example: '/api/generations/a1b2c3d4e5f6g7h/audio' })
+  @ApiProperty({
+    description: 'Download path of the WAV.',
+    example: '/api/generations/a1b2c3d4e5f6g7h/audio',
+  })
   audioUrl!: string;
 
   @ApiProperty({ description: "Id of the worker that spoke it (inference_servers record), or ''." })

@@ -177,7 +177,9 @@ export class ListVoicesQueryDto {
   @MaxLength(100)
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Only voices of this language (a base code also matches regional tags).' })
+  @ApiPropertyOptional({
+    description: 'Only voices of this language (a base code also matches regional tags).',
+  })
   @IsOptional()
   @IsString()
   @Matches(LANGUAGE_PATTERN, { message: 'language must be a language code such as "en" or "en-gb"' })

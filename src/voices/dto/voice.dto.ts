@@ -68,7 +68,8 @@ export class VoiceDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Path of the avatar image under the records file API (`?thumb=64x64` for a thumbnail), or null.',
+    description:
+      'Path of the avatar image under the records file API (`?thumb=64x64` for a thumbnail), or null.',
   })
   avatarUrl!: string | null;
 

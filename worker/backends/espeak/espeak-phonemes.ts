@@ -41,7 +41,13 @@ export function tokenizeAsciiWord(word: string): { name: string; kind: AsciiKind
     const pause = PAUSE.exec(rest);
     const match = pause ?? SWITCH.exec(rest) ?? PHONEME.exec(rest);
     const name = match ? match[0] : rest;
-    const kind: AsciiKind = pause ? 'pause' : name.startsWith('(') ? 'switch' : name === ';' ? 'link' : 'phoneme';
+    const kind: AsciiKind = pause
+      ? 'pause'
+      : name.startsWith('(')
+        ? 'switch'
+        : name === ';'
+          ? 'link'
+          : 'phoneme';
     tokens.push({ name, kind });
     rest = rest.slice(Math.max(1, name.length));
   }

@@ -1,5 +1,5 @@
 import { espeakLanguage, readClauses, type EspeakClause } from './espeak-clauses';
-import { CLAUSE_SEPARATOR, splitClausePhonemes } from './espeak-phonemes';
+import { splitClausePhonemes } from './espeak-phonemes';
 import type { EspeakRawPhonemes } from './espeak-protocol';
 import type { EspeakThreadPool } from './espeak-thread-pool';
 
@@ -46,10 +46,12 @@ export class EspeakPhonemizer {
     for (const span of spans) {
       const part: EspeakRawPhonemes = await this.pool.phonemize({ voice, text: span.text }, signal);
       const words = splitClausePhonemes(part.ipa, part.ascii).filter((clause) => clause !== '');
-      clauses.push({ phonemes: words.join(' '), terminator: span.terminator, endOfSentence: span.endOfSentence });
+      clauses.push({
+        phonemes: words.join(' '),
+        terminator: span.terminator,
+        endOfSentence: span.endOfSentence,
+      });
     }
     return { clauses, exact: false };
   }
 }
-
-export { CLAUSE_SEPARATOR };

@@ -1,4 +1,5 @@
 import { InjectionToken } from '@angular/core';
+import { dashboardEn } from './dashboard.strings';
 
 /**
  * All user-facing text of the client, in one typed object.
@@ -8,6 +9,7 @@ import { InjectionToken } from '@angular/core';
  * Parameterised messages are plain functions so that translations can reorder words.
  */
 const en = {
+  ...dashboardEn,
   app: {
     name: 'Chorus',
     skipToContent: 'Skip to main content',
@@ -65,6 +67,16 @@ const en = {
     download: 'Download WAV',
     streaming: 'Streaming…',
     errorHeading: 'Speech could not be generated',
+    addModel: 'Add a model',
+    askAdmin: 'Ask an administrator to install one.',
+    yourVoices: 'Your voices',
+    sharedVoices: 'Shared voices',
+    presetVoices: 'Preset voices',
+    streamedSeconds: (seconds: number) => `${seconds.toFixed(1)} s of audio received`,
+    recentHeading: 'Recent generations',
+    recentEmpty: 'Nothing generated yet. Your generations appear here.',
+    recentFailed: 'Your recent generations could not be loaded.',
+    allHistory: 'See all history',
   },
   fields: {
     model: 'Model',
@@ -73,6 +85,20 @@ const en = {
     speed: 'Speed',
     language: 'Language',
     stream: 'Stream',
+    email: 'E-mail',
+    password: 'Password',
+    passwordConfirm: 'Repeated password',
+    name: 'Name',
+    description: 'Description',
+    tags: 'Tags',
+    presetVoice: 'Preset voice',
+    avatar: 'Avatar',
+    audio: 'Recording',
+    transcript: 'Transcript',
+    expiresInDays: 'Expiry',
+    file: 'File',
+    from: 'From',
+    to: 'To',
   } as Record<string, string>,
   errors: {
     network: 'The server could not be reached. Check your connection and try again.',
@@ -84,8 +110,8 @@ const en = {
     title: 'Records admin',
     signIn: {
       title: 'Sign in to the records admin',
-      intro:
-        'For superusers only. Make one with the superuser command: npm run superuser -- upsert <email> <password>.',
+      intro: 'For superusers only. To create one, or to reset its password, run on the server:',
+      command: 'npm run superuser -- upsert <email> <password>',
       email: 'E-mail',
       password: 'Password',
       submit: 'Sign in',
@@ -149,15 +175,19 @@ const en = {
       readOnlyHint: 'Normally set by the server',
       jsonHint: 'Any JSON value; empty means null',
       invalidJson: 'This is not valid JSON.',
+      required: 'Cannot be blank.',
       relationHint: (collection: string, multiple: boolean) =>
-        multiple ? `Ids of ${collection} records, separated by commas` : `Id of a ${collection} record`,
+        multiple
+          ? `Ids of ${collection} records, separated by commas`
+          : `Id of a ${collection} record`,
       pickLabel: (field: string) => `Choose ${field}`,
       password: 'Password',
       passwordConfirm: 'Confirm password',
       passwordKeepHint: 'Leave empty to keep the current password',
       upload: (field: string) => `Upload ${field}`,
       replace: (field: string) => `Replace ${field}`,
-      fileLimits: (maxSize: string, types: string) => (types ? `Up to ${maxSize}; ${types}` : `Up to ${maxSize}`),
+      fileLimits: (maxSize: string, types: string) =>
+        types ? `Up to ${maxSize}; ${types}` : `Up to ${maxSize}`,
       newFile: (size: string) => `new · ${size}`,
       toBeRemoved: 'removed on save',
       noFiles: 'No file',

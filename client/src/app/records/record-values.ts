@@ -18,7 +18,8 @@ export function isImage(filename: string): boolean {
 /** A record's file names for a file field (single or multiple). */
 export function fileNames(record: RecordItem | null, field: FieldSchema): string[] {
   const value = record?.[field.name];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v !== '');
+  if (Array.isArray(value))
+    return value.filter((v): v is string => typeof v === 'string' && v !== '');
   return typeof value === 'string' && value !== '' ? [value] : [];
 }
 
@@ -74,7 +75,11 @@ export function toControlValue(field: FieldSchema, value: unknown): ControlValue
       // Ids in a text input, several separated by commas.
       return Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : '';
     default:
-      return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+      return typeof value === 'string'
+        ? value
+        : value === null || value === undefined
+          ? ''
+          : String(value);
   }
 }
 

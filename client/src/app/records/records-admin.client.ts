@@ -24,7 +24,9 @@ const FILE_TOKEN_TTL_MS = 90_000;
 export function toRecordsError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ClientResponseError) {
-    return error.status === 0 ? new ApiError(0, '') : apiErrorFromBody(error.status, error.response);
+    return error.status === 0
+      ? new ApiError(0, '')
+      : apiErrorFromBody(error.status, error.response);
   }
   return new ApiError(0, '');
 }
@@ -62,7 +64,8 @@ export class RecordsAdminClient {
       }
       return data;
     };
-    this.pb.realtime.onDisconnect = () => this.disconnectListeners.forEach((listener) => listener());
+    this.pb.realtime.onDisconnect = () =>
+      this.disconnectListeners.forEach((listener) => listener());
     inject(DestroyRef).onDestroy(() => {
       off();
       clearTimeout(this.refreshTimer);

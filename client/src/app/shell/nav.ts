@@ -9,6 +9,14 @@ export interface NavItem {
   label: (t: Strings) => string;
   /** Exact match for the active state (needed for the '' route). */
   exact?: boolean;
+  /** Who sees the entry: signed-in users, or administrators only (default: everyone). */
+  access?: 'user' | 'admin';
 }
 
-export const NAV_ITEMS: readonly NavItem[] = [{ path: '/', label: (t) => t.nav.studio, exact: true }];
+export const NAV_ITEMS: readonly NavItem[] = [
+  { path: '/', label: (t) => t.nav.studio, exact: true, access: 'user' },
+  { path: '/voices', label: (t) => t.nav.voices, access: 'user' },
+  { path: '/models', label: (t) => t.nav.models, access: 'user' },
+  { path: '/history', label: (t) => t.nav.history, access: 'user' },
+  { path: '/admin', label: (t) => t.nav.admin, access: 'admin' },
+];

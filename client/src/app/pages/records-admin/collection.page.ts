@@ -13,7 +13,13 @@ import {
 import { FormsModule } from '@angular/forms';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatFormField, MatHint, MatLabel, MatPrefix, MatSuffix } from '@angular/material/form-field';
+import {
+  MatFormField,
+  MatHint,
+  MatLabel,
+  MatPrefix,
+  MatSuffix,
+} from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
@@ -102,7 +108,9 @@ export class CollectionPage {
     const perPage = positiveInt(this.perPage(), DEFAULT_PER_PAGE);
     return {
       page: positiveInt(this.page(), 1),
-      perPage: (PER_PAGE_OPTIONS as readonly number[]).includes(perPage) ? perPage : DEFAULT_PER_PAGE,
+      perPage: (PER_PAGE_OPTIONS as readonly number[]).includes(perPage)
+        ? perPage
+        : DEFAULT_PER_PAGE,
       sort: this.sort() ?? DEFAULT_SORT,
       filter: this.filter() ?? '',
     };
@@ -123,7 +131,13 @@ export class CollectionPage {
     const r = this.result();
     if (!r || r.totalItems === 0) return null;
     const from = (r.page - 1) * r.perPage + 1;
-    return { from, to: from + r.items.length - 1, total: r.totalItems, page: r.page, pages: r.totalPages };
+    return {
+      from,
+      to: from + r.items.length - 1,
+      total: r.totalItems,
+      page: r.page,
+      pages: r.totalPages,
+    };
   });
 
   private seq = 0;
@@ -158,17 +172,6 @@ export class CollectionPage {
       });
     });
 
-    effect(() => {
-      if (this.hasProtectedFiles()) {
-        untracked(() =>
-          this.client.filesToken().then(
-            (token) => this.fileToken.set(token),
-            () => this.fileToken.set(''),
-          ),
-        );
-      }
-    });
-
     inject(DestroyRef).onDestroy(() => this.seq++);
   }
 
@@ -188,7 +191,10 @@ export class CollectionPage {
     if (!quiet) this.loading.set(true);
     try {
       const page = await this.client.list(name, query);
+      // Thumbs of protected files need a fresh file token (they last 2 minutes).
+      const token = this.hasProtectedFiles() ? await this.client.filesToken().catch(() => '') : '';
       if (seq !== this.seq) return;
+      this.fileToken.set(token);
       if (page.items.length === 0 && query.page > 1 && page.totalPages > 0) {
         this.go({ page: page.totalPages });
         return;
@@ -223,7 +229,13 @@ export class CollectionPage {
       case 'delete':
         this.store.adjustCount(name, -1);
         this.result.update((r) =>
-          r ? { ...r, items: r.items.filter((item) => item.id !== id), totalItems: r.totalItems - 1 } : r,
+          r
+            ? {
+                ...r,
+                items: r.items.filter((item) => item.id !== id),
+                totalItems: r.totalItems - 1,
+              }
+            : r,
         );
         void this.reload(true);
         break;
@@ -233,7 +245,11 @@ export class CollectionPage {
   // --- navigation (query parameters) -------------------------------------------------------
 
   private go(params: Record<string, string | number | null>): void {
-    void this.router.navigate([], { relativeTo: this.route, queryParams: params, queryParamsHandling: 'merge' });
+    void this.router.navigate([], {
+      relativeTo: this.route,
+      queryParams: params,
+      queryParamsHandling: 'merge',
+    });
   }
 
   protected applyFilter(): void {
@@ -275,7 +291,10 @@ export class CollectionPage {
     return cellText(field, record[field.name]);
   }
 
-  protected files(field: FieldSchema, record: RecordItem): { name: string; thumb: string | null }[] {
+  protected files(
+    field: FieldSchema,
+    record: RecordItem,
+  ): { name: string; thumb: string | null }[] {
     return fileNames(record, field).map((name) => ({
       name,
       thumb: isImage(name)
@@ -289,7 +308,11 @@ export class CollectionPage {
   protected open(record: RecordItem | null): void {
     const schema = this.schema();
     if (!schema) return;
-    const data: RecordPanelData = { collection: schema, record, collections: this.store.collections() ?? [] };
+    const data: RecordPanelData = {
+      collection: schema,
+      record,
+      collections: this.store.collections() ?? [],
+    };
     this.dialog
       .open<RecordPanel, RecordPanelData, RecordPanelResult>(RecordPanel, recordPanelConfig(data))
       .afterClosed()

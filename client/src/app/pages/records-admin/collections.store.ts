@@ -41,16 +41,20 @@ export class CollectionsStore {
 
   /** Sets a collection's count from a list answer (`totalItems` without a filter). */
   setCount(name: string, count: number): void {
-    this.collections.update((list) =>
-      list?.map((c) => (c.name === name && c.recordCount !== count ? { ...c, recordCount: count } : c)) ?? null,
+    this.collections.update(
+      (list) =>
+        list?.map((c) =>
+          c.name === name && c.recordCount !== count ? { ...c, recordCount: count } : c,
+        ) ?? null,
     );
   }
 
   adjustCount(name: string, delta: number): void {
     this.collections.update(
       (list) =>
-        list?.map((c) => (c.name === name ? { ...c, recordCount: Math.max(0, c.recordCount + delta) } : c)) ??
-        null,
+        list?.map((c) =>
+          c.name === name ? { ...c, recordCount: Math.max(0, c.recordCount + delta) } : c,
+        ) ?? null,
     );
   }
 }

@@ -17,7 +17,13 @@ export interface ConfirmDialogData {
 }
 
 export function confirmDialogConfig(data: ConfirmDialogData): MatDialogConfig<ConfirmDialogData> {
-  return { data, role: 'alertdialog', autoFocus: 'dialog', width: '28rem', ariaLabelledBy: 'confirm-title' };
+  return {
+    data,
+    role: 'alertdialog',
+    autoFocus: 'dialog',
+    width: '28rem',
+    ariaLabelledBy: 'confirm-title',
+  };
 }
 
 /** Asks before something that cannot be undone; closes with true when confirmed. */
@@ -30,7 +36,9 @@ export function confirmDialogConfig(data: ConfirmDialogData): MatDialogConfig<Co
     <mat-dialog-content>{{ data.body }}</mat-dialog-content>
     <mat-dialog-actions align="end">
       <button mat-button type="button" [mat-dialog-close]="false">{{ t.cancel }}</button>
-      <button mat-flat-button type="button" class="danger" [mat-dialog-close]="true">{{ data.confirm }}</button>
+      <button mat-flat-button type="button" class="danger" [mat-dialog-close]="true">
+        {{ data.confirm }}
+      </button>
     </mat-dialog-actions>
   `,
   styles: `

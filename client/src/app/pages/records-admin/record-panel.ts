@@ -7,7 +7,13 @@ import {
   inject,
   signal,
 } from '@angular/core';
-import { AbstractControl, FormControl, FormGroup, ReactiveFormsModule, ValidationErrors } from '@angular/forms';
+import {
+  AbstractControl,
+  FormControl,
+  FormGroup,
+  ReactiveFormsModule,
+  ValidationErrors,
+} from '@angular/forms';
 import { MatButton, MatIconButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
 import {
@@ -55,7 +61,8 @@ export interface RecordPanelData {
   collections: CollectionSchema[];
 }
 
-export type RecordPanelResult = { action: 'saved'; record: RecordItem } | { action: 'deleted'; id: string };
+export type RecordPanelResult =
+  { action: 'saved'; record: RecordItem } | { action: 'deleted'; id: string };
 
 /** The panel opens as a full-height sheet on the right (the whole width on small screens). */
 export function recordPanelConfig(data: RecordPanelData): MatDialogConfig<RecordPanelData> {
@@ -66,7 +73,8 @@ export function recordPanelConfig(data: RecordPanelData): MatDialogConfig<Record
     height: '100%',
     width: '40rem',
     maxWidth: '100vw',
-    autoFocus: 'first-tabbable',
+    // The sheet itself takes focus (its title is read out); Tab goes on to the close button and the fields.
+    autoFocus: 'dialog',
     ariaLabelledBy: 'record-panel-title',
   };
 }
@@ -128,7 +136,9 @@ export class RecordPanel {
   protected readonly fields: FieldSchema[] = visibleFields(this.collection).filter(
     (f) => f.type !== 'autodate' && !(f.name === 'id' && !this.isNew),
   );
-  protected readonly autodates = visibleFields(this.collection).filter((f) => f.type === 'autodate');
+  protected readonly autodates = visibleFields(this.collection).filter(
+    (f) => f.type === 'autodate',
+  );
 
   protected readonly form = new FormGroup<Record<string, FormControl>>({});
   protected readonly files = signal<Record<string, FileState>>({});
@@ -141,7 +151,10 @@ export class RecordPanel {
   /** Server errors for keys the form has no place for. */
   protected readonly otherErrors = computed(() =>
     Object.entries(this.serverErrors())
-      .filter(([key]) => !this.fields.some((f) => f.name === key) && key !== PASSWORD && key !== PASSWORD_CONFIRM)
+      .filter(
+        ([key]) =>
+          !this.fields.some((f) => f.name === key) && key !== PASSWORD && key !== PASSWORD_CONFIRM,
+      )
       .map(([field, message]) => ({ field, message })),
   );
 
@@ -197,7 +210,9 @@ export class RecordPanel {
   protected errorFor(name: string): string {
     const server = this.serverErrors()[name];
     if (server) return server;
-    return this.form.controls[name]?.hasError('json') ? this.t.record.invalidJson : '';
+    const control = this.form.controls[name];
+    if (control?.hasError('json')) return this.t.record.invalidJson;
+    return control?.hasError('required') ? this.t.record.required : '';
   }
 
   protected targetName(f: FieldSchema): string {
@@ -215,7 +230,9 @@ export class RecordPanel {
   }
 
   protected downloadUrl(name: string): string {
-    return this.record ? this.client.fileUrl(this.record, name, { download: true, token: this.fileToken() }) : '';
+    return this.record
+      ? this.client.fileUrl(this.record, name, { download: true, token: this.fileToken() })
+      : '';
   }
 
   /** Protected files: fetch a fresh file token right before downloading. */
@@ -252,7 +269,9 @@ export class RecordPanel {
   protected toggleRemove(f: FieldSchema, name: string): void {
     this.updateFiles(f.name, (s) => ({
       ...s,
-      removed: s.removed.includes(name) ? s.removed.filter((n) => n !== name) : [...s.removed, name],
+      removed: s.removed.includes(name)
+        ? s.removed.filter((n) => n !== name)
+        : [...s.removed, name],
     }));
   }
 
@@ -276,7 +295,10 @@ export class RecordPanel {
       selected: relationIds(control.value),
     };
     this.dialog
-      .open<RelationPicker, RelationPickerData, string[]>(RelationPicker, relationPickerConfig(data))
+      .open<RelationPicker, RelationPickerData, string[]>(
+        RelationPicker,
+        relationPickerConfig(data),
+      )
       .afterClosed()
       .subscribe((ids) => {
         if (!ids) return;
@@ -321,7 +343,9 @@ export class RecordPanel {
       const control = this.control(f.name);
       if (!this.isNew && !control.dirty) continue;
       const value = fromControlValue(f, control.value);
-      if (f.name === 'id' && value === '') continue;
+      // A new record leaves empty values out, so that the server applies the fields' defaults.
+      const empty = value === '' || value === null || (Array.isArray(value) && value.length === 0);
+      if (this.isNew && empty) continue;
       body[f.name] = value;
     }
     if (this.isAuth) {

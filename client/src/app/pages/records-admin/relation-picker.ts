@@ -27,7 +27,9 @@ export interface RelationPickerData {
   selected: string[];
 }
 
-export function relationPickerConfig(data: RelationPickerData): MatDialogConfig<RelationPickerData> {
+export function relationPickerConfig(
+  data: RelationPickerData,
+): MatDialogConfig<RelationPickerData> {
   return { data, width: '32rem', maxWidth: '100vw', ariaLabelledBy: 'picker-title' };
 }
 
@@ -76,14 +78,21 @@ const SEARCHED = ['name', 'email', 'title', 'url'];
         <ul [attr.aria-label]="data.collection.name">
           @for (r of items(); track r.id) {
             <li>
-              <mat-checkbox [checked]="chosen().includes(r.id)" (change)="toggle(r.id, $event.checked)">
+              <mat-checkbox
+                [checked]="chosen().includes(r.id)"
+                (change)="toggle(r.id, $event.checked)"
+              >
                 <span class="id">{{ r.id }}</span> {{ label(r) }}
               </mat-checkbox>
             </li>
           }
         </ul>
       } @else {
-        <mat-radio-group [value]="chosen()[0]" (change)="chosen.set([$event.value])" [attr.aria-label]="data.collection.name">
+        <mat-radio-group
+          [value]="chosen()[0]"
+          (change)="chosen.set([$event.value])"
+          [attr.aria-label]="data.collection.name"
+        >
           @for (r of items(); track r.id) {
             <mat-radio-button [value]="r.id">
               <span class="id">{{ r.id }}</span> {{ label(r) }}
@@ -140,7 +149,9 @@ export class RelationPicker {
   protected readonly error = signal<ApiError | null>(null);
   protected readonly chosen = signal<string[]>([...this.data.selected]);
   private readonly searched = computed(() =>
-    this.data.collection.fields.filter((f) => !f.hidden && SEARCHED.includes(f.name)).map((f) => f.name),
+    this.data.collection.fields
+      .filter((f) => !f.hidden && SEARCHED.includes(f.name))
+      .map((f) => f.name),
   );
 
   constructor() {
@@ -150,7 +161,9 @@ export class RelationPicker {
   protected async load(): Promise<void> {
     const q = this.query.trim();
     const filter = q
-      ? ['id', ...this.searched()].map((name) => this.client.filter(`${name} ~ {:q}`, { q })).join(' || ')
+      ? ['id', ...this.searched()]
+          .map((name) => this.client.filter(`${name} ~ {:q}`, { q }))
+          .join(' || ')
       : '';
     this.loading.set(true);
     this.error.set(null);

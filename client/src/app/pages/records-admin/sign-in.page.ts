@@ -20,6 +20,7 @@ import { AdminIcon } from './admin-icon';
       <app-admin-icon class="badge" name="lock" />
       <h1 id="sign-in-title">{{ t.signIn.title }}</h1>
       <p class="intro">{{ t.signIn.intro }}</p>
+      <code class="command">{{ t.signIn.command }}</code>
       <form (ngSubmit)="submit()">
         <mat-form-field appearance="outline">
           <mat-label>{{ t.signIn.email }}</mat-label>
@@ -78,9 +79,23 @@ import { AdminIcon } from './admin-icon';
       font: var(--mat-sys-headline-small);
     }
     .intro {
-      margin: 0 0 1.25rem;
+      margin: 0 0 0.5rem;
       color: var(--mat-sys-on-surface-variant);
       font: var(--mat-sys-body-medium);
+    }
+    .command {
+      display: block;
+      margin: 0 0 1.5rem;
+      padding: 0.5rem 0.75rem;
+      border-radius: var(--mat-sys-corner-small);
+      background: var(--mat-sys-surface-container-highest);
+      font:
+        0.8125rem / 1.4 ui-monospace,
+        SFMono-Regular,
+        Menlo,
+        Consolas,
+        monospace;
+      overflow-wrap: anywhere;
     }
     form {
       display: flex;
@@ -124,7 +139,9 @@ export class SignInPage {
     } catch (error) {
       const e = toRecordsError(error);
       // 400 is PocketBase's generic "Failed to authenticate." (unknown account, wrong password, not a superuser).
-      this.error.set(e.status === 400 || e.status === 403 ? new ApiError(e.status, this.t.signIn.failed) : e);
+      this.error.set(
+        e.status === 400 || e.status === 403 ? new ApiError(e.status, this.t.signIn.failed) : e,
+      );
     } finally {
       this.busy.set(false);
     }
