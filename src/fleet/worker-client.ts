@@ -5,7 +5,8 @@ import type {
   GenerateRequest,
   InstalledModel,
   PullRequest,
-  TranscribeResponse,
+  TranscribeRequest,
+  TranscribeResult,
   WorkerHealth,
 } from '../../worker/contract/worker-api';
 
@@ -94,18 +95,21 @@ export class WorkerClient {
     target: WorkerTarget,
     upload: TranscribeUpload,
     signal: AbortSignal,
-  ): Promise<TranscribeResponse> {
+  ): Promise<TranscribeResult> {
+    const fields: TranscribeRequest = {
+      backend: upload.backend,
+      model_path: upload.modelPath,
+      language: upload.language ?? null,
+    };
     const form = new FormData();
     form.set('file', new Blob([upload.bytes], { type: upload.contentType }), upload.fileName);
-    form.set('backend', upload.backend);
-    if (upload.modelPath) {
-      form.set('model_path', upload.modelPath);
-    }
-    if (upload.language) {
-      form.set('language', upload.language);
+    for (const [name, value] of Object.entries(fields)) {
+      if (typeof value === 'string' && value !== '') {
+        form.set(name, value);
+      }
     }
     const response = await this.call(target, '/transcribe', { method: 'POST', body: form, signal });
-    return (await response.json()) as TranscribeResponse;
+    return (await response.json()) as TranscribeResult;
   }
 
   /**

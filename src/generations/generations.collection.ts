@@ -1,8 +1,6 @@
 import type { CollectionDefinition } from '../records/collections/collection.types';
+import { RECORDS_API_FILE_MAX_BYTES } from '../voices/voices.collection';
 import { GenerationEntity } from './generation.entity';
-
-/** Upload cap of the audio field: only superusers can write generations through the records API. */
-const AUDIO_MAX_BYTES = 20 * 1024 * 1024;
 
 const OWNER = '@request.auth.id != "" && user = @request.auth.id';
 
@@ -35,7 +33,7 @@ export const GENERATIONS_COLLECTION: CollectionDefinition = {
       name: 'audio',
       type: 'file',
       readOnly: true,
-      file: { maxSize: AUDIO_MAX_BYTES, mimeTypes: ['audio/wav'], protected: true },
+      file: { maxSize: RECORDS_API_FILE_MAX_BYTES, mimeTypes: ['audio/wav'], protected: true },
     },
     {
       name: 'server',

@@ -104,10 +104,11 @@ describe('rankTranscriptionModels', () => {
 describe('TranscriptionService', () => {
   it('routes to the best installed model on the best worker, and forwards the upload', async () => {
     const { service, transcribe } = setup({ 'pocketsphinx-en': [B, A], 'whisper-tiny': [B] });
-    transcribe.mockResolvedValue({ text: 'hello', language: 'en' });
+    transcribe.mockResolvedValue({ text: 'hello', language: 'en', duration: 1.5 });
     await expect(service.transcribe(wavFile(), {})).resolves.toEqual({
       text: 'hello',
       language: 'en',
+      duration: 1.5,
       model: 'whisper-tiny',
       serverName: 'B',
     });

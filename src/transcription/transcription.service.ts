@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AudioDecodeError } from '../../worker/audio/decode-errors';
+import { sniffAudioFormat, type AudioFormat } from '../../worker/audio/decode-format';
 import type { CatalogEntry } from '../../worker/contract/worker-api';
 import { ApiError } from '../common/errors/api-error';
 import type { UploadedFileData } from '../common/uploads/multipart-upload.interceptor';
@@ -7,7 +9,6 @@ import type { InferenceServerEntity } from '../fleet/inference-server.entity';
 import { WorkerCallError, WorkerClient } from '../fleet/worker-client';
 import { CatalogService } from '../models/catalog.service';
 import { ModelsService } from '../models/models.service';
-import { detectMime } from '../records/files/mime';
 import { TranscribeQueryDto, TranscriptionDto } from './dto/transcription.dto';
 
 /** Longest time one transcription may take on a worker. */
@@ -15,8 +16,14 @@ const TRANSCRIBE_TIMEOUT_MS = 300_000;
 /** Workers one request may try: the first choice plus one retry when a worker fails (not when it refuses). */
 const MAX_ATTEMPTS = 2;
 
-/** Detected types that are certainly not audio: refused before bothering a worker. */
-const NOT_AUDIO = new Set(['text/plain', 'application/pdf', 'application/zip', 'application/gzip']);
+const CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  flac: 'audio/flac',
+  'ogg-vorbis': 'audio/ogg',
+  'ogg-opus': 'audio/ogg',
+  webm: 'audio/webm',
+};
 
 /** A transcription model and a worker that has it. */
 export interface TranscriptionRoute {
@@ -43,13 +50,15 @@ export class TranscriptionService {
     if (!file || file.size === 0) {
       throw ApiError.field('file', 'validation_required', 'Attach the recording as the "file" part.');
     }
-    const detected = detectMime(file.buffer);
-    if (NOT_AUDIO.has(detected.mime) || detected.mime.startsWith('image/')) {
-      throw ApiError.field(
-        'file',
-        'validation_invalid_audio',
-        `The file is not audio (it looks like ${detected.mime}).`,
-      );
+    // The worker's own format sniffing: what it could never decode is refused before bothering it.
+    let format: AudioFormat;
+    try {
+      format = sniffAudioFormat(file.buffer);
+    } catch (error) {
+      if (error instanceof AudioDecodeError) {
+        throw ApiError.field('file', `validation_${error.code}`, error.message);
+      }
+      throw error;
     }
     const routes = await this.routes(query);
     let lastError: WorkerCallError | undefined;
@@ -61,14 +70,20 @@ export class TranscriptionService {
           {
             bytes: file.buffer,
             fileName: file.originalname || 'audio',
-            contentType: detected.mime,
+            contentType: CONTENT_TYPES[format],
             backend: entry.backend,
             modelPath: entry.embedded ? null : `${entry.backend}/${entry.variant}`,
             language: query.language?.toLowerCase(),
           },
           AbortSignal.timeout(TRANSCRIBE_TIMEOUT_MS),
         );
-        return { text: result.text, language: result.language, model: entry.id, serverName: server.name };
+        return {
+          text: result.text,
+          language: result.language,
+          duration: result.duration ?? 0,
+          model: entry.id,
+          serverName: server.name,
+        };
       } catch (error) {
         const callError = error instanceof WorkerCallError ? error : new WorkerCallError(String(error), 0);
         if (callError.status >= 400 && callError.status < 500) {

@@ -3,7 +3,13 @@ import { VoiceSampleEntity } from './voice-sample.entity';
 import { VoiceEntity } from './voice.entity';
 
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+/** Largest sample accepted by `POST /api/voices/:id/samples`. */
 export const SAMPLE_MAX_BYTES = 20 * 1024 * 1024;
+/**
+ * Upload cap of file fields that only superusers write through the records API (samples, generations): the
+ * records layer buffers uploads up to its largest field limit, so this stays at the avatar size.
+ */
+export const RECORDS_API_FILE_MAX_BYTES = AVATAR_MAX_BYTES;
 export const AVATAR_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 const SIGNED_IN = '@request.auth.id != ""';
@@ -72,7 +78,7 @@ export const VOICE_SAMPLES_COLLECTION: CollectionDefinition = {
       name: 'audio',
       type: 'file',
       required: true,
-      file: { maxSize: SAMPLE_MAX_BYTES, mimeTypes: ['audio/wav'], protected: true },
+      file: { maxSize: RECORDS_API_FILE_MAX_BYTES, mimeTypes: ['audio/wav'], protected: true },
     },
     { name: 'transcript', type: 'text', max: 5000 },
     { name: 'duration', type: 'number', min: 0, readOnly: true },

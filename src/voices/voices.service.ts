@@ -199,7 +199,7 @@ export class VoicesService {
   }
 
   async delete(owner: string, id: string): Promise<void> {
-    await this.owned(owner, id);
+    const voice = await this.owned(owner, id);
     const deleted = await this.repository.deleteVoice(id, recordDate());
     if (!deleted) {
       throw ApiError.notFound();
@@ -215,7 +215,7 @@ export class VoicesService {
     for (const sample of deleted.samples) {
       await this.events.publish('voice_samples', 'delete', sample);
     }
-    await this.events.publish('voices', 'delete', { id, user: owner });
+    await this.events.publish('voices', 'delete', voice);
   }
 
   async addSample(

@@ -162,7 +162,7 @@ describe('dashboard (browser)', () => {
     await page.waitForURL((url) => url.pathname === '/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expectVisible(nav.getByRole('link', { name: 'Administration' }));
-    await expectVisible(page.getByRole('link', { name: `Your profile (${ADMIN.name})` }));
+    await expectVisible(page.getByRole('link', { name: `Your profile: ${ADMIN.name}` }));
   });
 
   it('the add-model assistant installs the Piper voice with visible progress', async () => {
@@ -381,7 +381,7 @@ describe('dashboard (browser)', () => {
   });
 
   it('profile: creates an API key shown once, which works, then revokes it', async () => {
-    await page.getByRole('link', { name: `Your profile (${ADMIN.name})` }).click();
+    await page.getByRole('link', { name: `Your profile: ${ADMIN.name}` }).click();
     await page.waitForURL('**/profile');
     await expectText(page.getByTestId('role'), 'Administrator');
     await page.getByLabel('Key name').fill('e2e script');

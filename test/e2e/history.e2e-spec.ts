@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestAccount, signUp } from '../support/accounts';
-import { Stack, startStack, waitFor } from '../support/processes';
+import { REPO_ROOT, Stack, startStack, waitFor } from '../support/processes';
 import { parseWav } from '../support/wav';
 import { FilePart, JsonBody, api, sendForm, toneWav } from '../support/voice-fixtures';
 
@@ -307,24 +307,40 @@ describe('generation history and transcription (main service + worker as real pr
     });
 
     it('transcribes through a worker with a transcription backend, or answers 503 when none has one', async () => {
-      const speech = await generate(alice, { model: 'espeak-ng', input: 'Hello world.', voice: 'en-us' });
       const backends = (await (await fetch(`${stack.worker.url}/backends`)).json()) as {
         name: string;
         capabilities: { transcription: boolean };
         dependenciesInstalled: boolean;
       }[];
-      const canTranscribe = backends.some(
-        (backend) => backend.capabilities.transcription && backend.dependenciesInstalled,
+      const sphinx = backends.some(
+        (backend) =>
+          backend.name === 'pocketsphinx' &&
+          backend.capabilities.transcription &&
+          backend.dependenciesInstalled,
       );
-      const response = await transcribe('', wavPart(speech.bytes));
-      if (canTranscribe) {
+      // "go forward ten meters" (pocketsphinx-testdata), as an Ogg Opus file: the worker decodes it.
+      const recording = readFileSync(join(REPO_ROOT, 'worker', 'audio', 'testdata', 'goforward.opus'));
+      const server = ((await history(alice)).items as { server: string }[])[0].server;
+      const response = await transcribe(`?model=pocketsphinx-en&server=${server}&language=en`, [
+        { field: 'file', bytes: recording, name: 'goforward.opus', type: 'audio/ogg' },
+      ]);
+      if (sphinx) {
         expect(response.status).toBe(200);
-        expect(response.body).toMatchObject({ language: 'en', serverName: 'Local' });
-        expect(typeof response.body.text).toBe('string');
+        expect(response.body).toMatchObject({
+          language: 'en',
+          model: 'pocketsphinx-en',
+          serverName: 'Local',
+        });
+        expect(response.body.text).toMatch(/forward/);
       } else {
+        // The worker was built without the system pocketsphinx packages: nothing can transcribe.
         expect(response.status).toBe(503);
-        expect(response.body.message).toMatch(/transcription model/);
+        expect(response.body.message).toMatch(/not installed/);
       }
+      // Whisper is in the catalog but not installed on any worker.
+      const whisper = await transcribe('?model=whisper-tiny', wavPart(toneWav(1)));
+      expect(whisper.status).toBe(503);
+      expect(whisper.body.message).toMatch(/whisper-tiny.*not installed/);
     });
   });
 

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestAccount, signUp } from '../support/accounts';
-import { Stack, startStack, waitFor } from '../support/processes';
+import { REPO_ROOT, Stack, startStack, waitFor } from '../support/processes';
 import { parseWav } from '../support/wav';
 import {
   FilePart,
@@ -351,6 +351,20 @@ describe('voices and samples (main service + worker as real processes)', () => {
       expect(voice.body.samples).toHaveLength(1);
       expect(voice.body.referenceDuration).toBeCloseTo(2, 3);
     });
+
+    it.each(['goforward.opus', 'goforward-chrome.webm'])(
+      'decodes a compressed recording (%s) with the worker decoders',
+      async (name) => {
+        const other = (await createVoice(alice, { name: 'Compressed', model: TEST_CLONE_MODEL })).body
+          .id as string;
+        const bytes = readFileSync(join(REPO_ROOT, 'worker', 'audio', 'testdata', name));
+        const response = await addSample(other, bytes);
+        expect(response.status).toBe(201);
+        expect(response.body.sampleRate).toBe(16_000);
+        expect(response.body.duration).toBeGreaterThan(2.5);
+        expect((await api(url(), 'DELETE', `/api/voices/${other}`, alice)).status).toBe(204);
+      },
+    );
 
     it('refuses non-audio (400), no file (400) and oversized files (413)', async () => {
       const text = await addSample(cloneVoice, Buffer.from('this is not audio'));

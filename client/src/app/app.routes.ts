@@ -21,7 +21,7 @@ export const routes: Routes = [
   { path: 'admin', canActivate: [adminGuard], loadChildren: () => import('./pages/admin/admin.routes') },
   { path: 'profile', canActivate: [signedInGuard], loadChildren: () => import('./pages/profile/profile.routes') },
   { path: 'forbidden', loadChildren: () => import('./pages/forbidden/forbidden.routes') },
-  // Reserved for the records admin panel (superusers only); a records admin panel (superusers).
+  // The records admin panel (superusers only).
   { path: '_', loadChildren: () => import('./pages/records-admin/records-admin.routes') },
   { path: '**', loadChildren: () => import('./pages/not-found/not-found.routes') },
 ];

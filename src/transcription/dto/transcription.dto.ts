@@ -50,6 +50,9 @@ export class TranscriptionDto {
   @ApiProperty({ description: 'Language of the speech (ISO 639-1).', example: 'en' })
   language!: string;
 
+  @ApiProperty({ description: 'Seconds of audio recognised.', example: 2.79 })
+  duration!: number;
+
   @ApiProperty({ description: 'Catalog id of the model that transcribed it.', example: 'pocketsphinx-en' })
   model!: string;
 

@@ -31,7 +31,6 @@ export interface EspeakClause extends ClauseEnd {
 }
 
 // espeak-ng's clause type bits (readclause.h).
-const INTONATION_TYPE = 0x7000;
 const INTONATION_COMMA = 0x1000;
 const INTONATION_QUESTION = 0x2000;
 const INTONATION_EXCLAMATION = 0x3000;

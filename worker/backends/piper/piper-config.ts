@@ -173,7 +173,7 @@ export function parsePiperConfig(value: unknown): PiperVoiceConfig {
           problems.push('each of vowel_clusters must list at least two phonemes');
           continue;
         }
-        vowelClusters.push(cluster as string[]);
+        vowelClusters.push(cluster);
       }
     }
   }

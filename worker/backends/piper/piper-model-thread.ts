@@ -58,24 +58,18 @@ export class PiperModelThread {
   private constructor(
     private readonly worker: Worker,
     readonly info: PiperThreadInfo,
-  ) {
-    worker.on('message', (message: FromPiperThread) => this.onMessage(message));
-    worker.on('error', (error) => this.onExit(error));
-    worker.on('exit', (code) =>
-      this.onExit(new PiperThreadError(`the Piper model thread exited (code ${code})`)),
-    );
-  }
+  ) {}
 
   /** Starts the thread and resolves once the model is loaded and has run once. */
   static start(entry: string, data: PiperThreadData, timeoutMs = 120_000): Promise<PiperModelThread> {
     const worker = new Worker(entry, { workerData: data, name: 'piper' });
     return new Promise<PiperModelThread>((resolve, reject) => {
-      let settled = false;
+      let thread: PiperModelThread | undefined;
+      let failed = false;
       const fail = (error: Error) => {
-        if (!settled) {
-          settled = true;
+        if (!thread && !failed) {
+          failed = true;
           clearTimeout(timer);
-          worker.removeAllListeners();
           void worker.terminate();
           reject(error);
         }
@@ -86,27 +80,28 @@ export class PiperModelThread {
       );
       timer.unref();
       worker.on('message', (message: FromPiperThread) => {
-        if (settled) {
+        if (thread) {
+          thread.onMessage(message);
+        } else if (failed) {
           return;
-        }
-        if (message.type === 'ready') {
-          settled = true;
+        } else if (message.type === 'ready') {
           clearTimeout(timer);
-          worker.removeAllListeners();
-          resolve(
-            new PiperModelThread(worker, {
-              provider: message.provider,
-              cudaError: message.cudaError,
-              inputNames: message.inputNames,
-              loadMs: message.loadMs,
-            }),
-          );
+          thread = new PiperModelThread(worker, {
+            provider: message.provider,
+            cudaError: message.cudaError,
+            inputNames: message.inputNames,
+            loadMs: message.loadMs,
+          });
+          resolve(thread);
         } else if (message.type === 'init-error') {
           fail(new PiperThreadError(`the Piper model could not be loaded: ${message.message}`));
         }
       });
-      worker.on('error', (error) => fail(error));
-      worker.on('exit', (code) => fail(new PiperThreadError(`the Piper model thread exited (code ${code})`)));
+      worker.on('error', (error) => (thread ? thread.onExit(error) : fail(error)));
+      worker.on('exit', (code) => {
+        const error = new PiperThreadError(`the Piper model thread exited (code ${code})`);
+        return thread ? thread.onExit(error) : fail(error);
+      });
     });
   }
 

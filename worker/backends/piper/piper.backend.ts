@@ -20,6 +20,7 @@ import { parsePiperConfig, type PiperVoiceConfig } from './piper-config';
 import { PiperModelThread, PiperStoppedError } from './piper-model-thread';
 import { phonemeIds, phonemeSentences, textPhonemes } from './piper-phonemes';
 import type { PiperProvider } from './piper-protocol';
+import { checkLanguage, resolveSpeaker } from './piper-voice-select';
 
 export const PIPER_OPTIONS = Symbol('PIPER_OPTIONS');
 
@@ -283,8 +284,8 @@ export class PiperBackend implements TtsBackend, OnModuleDestroy {
   private prepare(request: SynthesisRequest, signal: AbortSignal): SynthesisStream {
     const voice = this.requireVoice(request.modelPath);
     const { config, thread } = voice;
-    this.checkLanguage(config, request);
-    const speakerId = this.resolveSpeaker(config, request);
+    checkLanguage(config, request.modelPath, request.language);
+    const speakerId = resolveSpeaker(config, request.modelPath, request.voice);
     const scales: [number, number, number] = [
       config.noiseScale,
       config.lengthScale / request.speed,
@@ -335,57 +336,6 @@ export class PiperBackend implements TtsBackend, OnModuleDestroy {
       this.logger.debug({ text }, 'espeak clause boundaries differed from the terminator reading');
     }
     return phonemeSentences(result.clauses, config.vowelClusters);
-  }
-
-  private checkLanguage(config: PiperVoiceConfig, request: SynthesisRequest): void {
-    if (!request.language || !config.language) {
-      return;
-    }
-    const requested = request.language.trim().toLowerCase().split(/[-_]/)[0];
-    if (requested && requested !== config.language) {
-      throw ApiError.invalidField(
-        'language',
-        'unsupported_language',
-        `The Piper voice ${request.modelPath} speaks ${config.languageName ?? config.language} only, not "${request.language}".`,
-      );
-    }
-  }
-
-  /** The speaker id to feed (`sid`), or null for a single-speaker voice. */
-  private resolveSpeaker(config: PiperVoiceConfig, request: SynthesisRequest): number | null {
-    const multi = config.numSpeakers > 1;
-    if (!request.voice) {
-      return multi ? config.defaultSpeakerId : null;
-    }
-    let speaker = request.voice.trim();
-    const prefix = `${request.modelPath}/`;
-    if (speaker.startsWith(prefix)) {
-      speaker = speaker.slice(prefix.length);
-    } else if (speaker.includes('/')) {
-      throw ApiError.invalidField(
-        'voice_path',
-        'unknown_voice',
-        `voice_path "${request.voice}" is not a voice of ${request.modelPath}.`,
-      );
-    }
-    if (!multi) {
-      return null; // the voice's only speaker, whatever the catalog calls it
-    }
-    const named = config.speakerIdMap.get(speaker);
-    if (named !== undefined) {
-      return named;
-    }
-    if (/^\d{1,6}$/.test(speaker) && Number(speaker) < config.numSpeakers) {
-      return Number(speaker);
-    }
-    const names = [...config.speakerIdMap.keys()];
-    throw ApiError.invalidField(
-      'voice_path',
-      'unknown_voice',
-      `The Piper voice ${request.modelPath} has no speaker "${speaker}"; use a speaker id from 0 to ` +
-        `${config.numSpeakers - 1}` +
-        (names.length > 0 ? ` or a name such as ${names.slice(0, 5).join(', ')}.` : '.'),
-    );
   }
 
   /** The voice's files when `modelPath`'s folder (inside the models directory) holds a model and its config. */

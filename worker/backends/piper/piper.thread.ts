@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       pcm.set(part, offset);
       offset += part.length;
     }
-    post({ type: 'audio', id, pcm, inferenceMs: performance.now() - started }, [pcm.buffer as ArrayBuffer]);
+    post({ type: 'audio', id, pcm, inferenceMs: performance.now() - started }, [pcm.buffer]);
   };
 
   // One message at a time: the handle sends the next task only after this one's answer.

@@ -35,6 +35,7 @@ export const dashboardEn = {
   },
   account: {
     profileLink: (name: string) => `Your profile (${name})`,
+    profile: 'Your profile:',
     signIn: 'Sign in',
     signOut: 'Sign out',
   },
@@ -189,9 +190,9 @@ export const dashboardEn = {
     title: 'API keys',
     intro:
       'Scripts and other programs use an API key instead of your password. Send it as a bearer token, for example:',
-    example: 'curl -H "Authorization: Bearer <key>" ' + 'https://your-chorus/api/models/installed',
+    example: (origin: string) => `curl -H "Authorization: Bearer <key>" ${origin}/api/models/installed`,
     name: 'Key name',
-    nameHint: 'Something to recognise it by, e.g. “home automation”.',
+    nameHint: 'To recognise it later, e.g. “home automation”.',
     nameMissing: 'Give the key a name.',
     expiry: 'Expires',
     noExpiry: 'Never',

@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, DestroyRef, computed, inject, input
 import { MatButton } from '@angular/material/button';
 import { Api, deleteGeneration, getGenerationAudio } from '../api';
 import { ApiError, toApiError } from '../core/api-error';
-import { Generation } from '../core/api-types';
+import { CatalogEntry, Generation } from '../core/api-types';
 import { downloadBlob, formatDateTime, formatDuration, languageName } from '../core/format';
 import { STRINGS } from '../i18n/strings';
 import { ConfirmService } from './confirm.service';
@@ -22,7 +22,7 @@ import { Icon } from './icon';
     <p class="text">{{ generation().text }}</p>
     <p class="meta">
       <span>{{ voiceLabel() }}</span>
-      <span>{{ modelName() || generation().model }}</span>
+      <span>{{ entry()?.name || generation().model }}</span>
       @if (generation().language) {
         <span>{{ language() }}</span>
       }
@@ -101,8 +101,8 @@ export class GenerationItem {
   protected readonly t = inject(STRINGS);
 
   readonly generation = input.required<Generation>();
-  /** Display name of the generation's model. */
-  readonly modelName = input<string>('');
+  /** The generation's model (for its display name and preset voice names), when known. */
+  readonly entry = input<CatalogEntry | undefined>(undefined);
   readonly reuse = output<Generation>();
   readonly deleted = output<Generation>();
 
@@ -117,7 +117,8 @@ export class GenerationItem {
   protected readonly language = computed(() => languageName(this.generation().language, this.t.locale));
   protected readonly voiceLabel = computed(() => {
     const g = this.generation();
-    return g.voiceName || g.presetVoice || this.t.generations.defaultVoice;
+    const preset = this.entry()?.presetVoices?.find((v) => v.id === g.presetVoice)?.name;
+    return g.voiceName || preset || g.presetVoice || this.t.generations.defaultVoice;
   });
 
   constructor() {

@@ -4,6 +4,11 @@
 export interface TranscriptionDto {
 
   /**
+   * Seconds of audio recognised.
+   */
+  duration: number;
+
+  /**
    * Language of the speech (ISO 639-1).
    */
   language: string;

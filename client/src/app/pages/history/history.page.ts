@@ -48,7 +48,7 @@ export class HistoryPage {
 
   protected readonly catalog = signal<CatalogEntry[]>([]);
   protected readonly voices = signal<Voice[]>([]);
-  protected readonly modelNames = computed(() => new Map(this.catalog().map((e) => [e.id, e.name])));
+  protected readonly entries = computed(() => new Map(this.catalog().map((e) => [e.id, e])));
   protected readonly languages = computed(() => {
     const codes = new Set<string>();
     for (const e of this.catalog()) for (const l of e.languages) if (l !== '*') codes.add(l);

@@ -46,6 +46,7 @@ export class ApiKeys {
   protected readonly created = signal<CreatedApiKey | null>(null);
   protected readonly busy = signal(false);
   protected readonly expiryChoices = [0, 30, 90, 365];
+  protected readonly origin = globalThis.location?.origin ?? '';
 
   protected name = '';
   protected expiresInDays = 0;

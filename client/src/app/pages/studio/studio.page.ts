@@ -156,7 +156,7 @@ export class StudioPage {
   // Recent generations
   protected readonly recent = signal<Generation[] | null>(null);
   protected readonly recentError = signal<ApiError | null>(null);
-  protected readonly modelNames = computed(() => new Map((this.installed() ?? []).map((m) => [m.id, m.entry.name])));
+  protected readonly entries = computed(() => new Map((this.installed() ?? []).map((m) => [m.id, m.entry])));
 
   protected readonly charCount = computed(() => this.text().length);
   protected readonly tooLong = computed(() => this.charCount() > MAX_INPUT_CHARS);

@@ -87,7 +87,7 @@ export class VoiceEditorPage {
   private readonly session = inject(SessionService);
   protected readonly t = inject(STRINGS);
 
-  /** Route parameter: a voice id, absent for /voices/new. */
+  /** Route parameter: a voice id, or 'new'. */
   readonly id = input<string>();
 
   protected readonly separators = [ENTER, COMMA];
@@ -169,7 +169,7 @@ export class VoiceEditorPage {
       this.catalog.set([...catalog]);
       this.installedIds.set(new Set(installed.map((m) => m.id)));
       const id = this.id();
-      if (id) {
+      if (id && id !== 'new') {
         this.fill(await this.api.invoke(getVoice, { id }));
       } else if (!this.model()) {
         const first = this.models()[0];

@@ -6,11 +6,13 @@ import { VoiceEditorPage } from './voice-editor.page';
 import { VoicesPage } from './voices.page';
 
 const title: ResolveFn<string> = () => inject(STRINGS).voices.title;
-const newTitle: ResolveFn<string> = () => inject(STRINGS).voiceEditor.newTitle;
-const editTitle: ResolveFn<string> = () => inject(STRINGS).voiceEditor.editPageTitle;
+/** /voices/new and /voices/:id share one route, so the editor stays in place when a new voice is saved. */
+const editorTitle: ResolveFn<string> = (route) =>
+  route.paramMap.get('id') === 'new'
+    ? inject(STRINGS).voiceEditor.newTitle
+    : inject(STRINGS).voiceEditor.editPageTitle;
 
 export default [
   { path: '', title, providers: [PAGINATOR_INTL], component: VoicesPage },
-  { path: 'new', title: newTitle, component: VoiceEditorPage },
-  { path: ':id', title: editTitle, component: VoiceEditorPage },
+  { path: ':id', title: editorTitle, component: VoiceEditorPage },
 ] satisfies Routes;
