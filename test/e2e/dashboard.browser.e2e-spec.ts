@@ -66,16 +66,27 @@ async function axeViolations(page: Page): Promise<string[]> {
     );
 }
 
+/** Waits for fonts and for every finite CSS transition or animation running now (e.g. after a theme switch). */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const finite = () =>
+      document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    while (finite().length > 0) {
+      await Promise.all(finite().map((a) => a.finished.catch(() => undefined)));
+    }
+  });
+}
+
 /** The page in light and dark: an axe check and a screenshot in each (test/artifacts/dashboard-<name>-<theme>.png). */
 async function review(page: Page, name: string): Promise<void> {
-  // Let transitions and ripples settle on what the user sees.
-  await page.evaluate(() => document.fonts.ready);
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await page.waitForFunction(
       (dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark,
       theme === 'dark',
     );
+    await settle(page);
     expect({ page: name, theme, violations: await axeViolations(page) }).toEqual({
       page: name,
       theme,
