@@ -10,16 +10,20 @@
 //
 // Options: --quick (a few samples of everything, for trying the bench itself; figures are not comparable).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
+  copyFileSync,
+  createReadStream,
   createWriteStream,
   existsSync,
   linkSync,
-  copyFileSync,
   mkdirSync,
-  readFileSync,
   readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
 } from 'node:fs';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -65,18 +69,20 @@ const SAMPLES = QUICK
       pulls: 1,
     }
   : {
-      short: 12,
-      paragraph: 5,
+      short: 20,
+      paragraph: 7,
       long: 3,
       stream: 3,
       concurrencyWindowS: 15,
       audioParity: 6,
-      roundTrip: 10,
+      roundTrip: 20,
       pulls: 2,
     };
 const CONCURRENCY = [1, 4, 16];
 /** Speed rounds stop early (keeping at least one) once the run has taken this long, to stay within 15 minutes. */
 const SPEED_DEADLINE_S = QUICK ? Infinity : 540;
+/** Likewise for the round trip through the recogniser, the last long step. */
+const ROUND_TRIP_DEADLINE_S = QUICK ? Infinity : 800;
 const HEALTH_IDLE_SAMPLES = QUICK ? 10 : 50;
 
 const MODEL_ID = 'piper-en-us-joe-medium';
@@ -130,6 +136,18 @@ function packageVersion(name) {
     return null;
   }
 }
+
+/** CPU seconds (user + system) a process has used so far (Linux), or null. */
+function cpuSeconds(pid) {
+  try {
+    // Fields after the command name, which is in brackets and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
 /** Resident memory of a process in bytes (Linux), or null. */
 function rss(pid) {
@@ -452,6 +470,33 @@ async function main() {
       }
       pullSeconds.push((performance.now() - started) / 1000);
     }
+    // The worker's model store on its own (POST /models/pull, what the main service's job drives).
+    const workerPullSeconds = [];
+    for (let attempt = 0; attempt < SAMPLES.pulls; attempt++) {
+      const removed = await fetch(`${stack.worker.url}/models/${modelPath}`, { method: 'DELETE' });
+      await removed.arrayBuffer();
+      if (removed.status !== 200) {
+        notes.push(`Worker-only pull skipped: DELETE /models/${modelPath} answered ${removed.status}.`);
+        break;
+      }
+      const started = performance.now();
+      const response = await fetch(`${stack.worker.url}/models/pull`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: hub.url, dest_path: modelPath, manifest: entry }),
+      });
+      let last;
+      for await (const event of readSseJson(response.body)) {
+        last = event;
+        if (event.status === 'complete' || event.status === 'error') {
+          break;
+        }
+      }
+      if (response.status !== 200 || last?.status !== 'complete') {
+        throw new Error(`worker pull failed (${response.status}): ${last?.message ?? 'no complete event'}`);
+      }
+      workerPullSeconds.push((performance.now() - started) / 1000);
+    }
     const copySeconds = [];
     const copyDir = join(stack.dataDir, 'plain-copy');
     mkdirSync(copyDir, { recursive: true });
@@ -464,9 +509,22 @@ async function main() {
       copySeconds.push((performance.now() - started) / 1000);
     }
     rmSync(copyDir, { recursive: true, force: true });
+    // What verifying the bytes costs on this machine: one sha256 pass over the same files.
+    const hashStarted = performance.now();
+    for (const name of readdirSync(join(stack.modelsDir, entry.backend, entry.variant))) {
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(join(stack.modelsDir, entry.backend, entry.variant, name))) {
+        hash.update(chunk);
+      }
+      hash.digest();
+    }
+    const hashSeconds = (performance.now() - hashStarted) / 1000;
     results.pull = {
+      sha256Seconds: round(hashSeconds),
       bytes: totalBytes,
       pullSeconds: pullSeconds.map((value) => round(value)),
+      workerPullSeconds: workerPullSeconds.map((value) => round(value)),
+      workerPullMBps: round(totalBytes / 1e6 / median(workerPullSeconds), 1),
       plainCopySeconds: copySeconds.map((value) => round(value)),
       pullMBps: round(totalBytes / 1e6 / median(pullSeconds), 1),
       plainCopyMBps: round(totalBytes / 1e6 / median(copySeconds), 1),
@@ -635,25 +693,34 @@ async function main() {
       const row = Object.fromEntries(
         Object.entries(samples[key]).map(([name, list]) => [name, summary(list)]),
       );
-      const ratios = (statistic) => {
-        const of = (name) => row[name]?.[statistic] ?? NaN;
-        return {
-          workerVsReference: round(of('worker') / of('reference'), 3),
-          workerVsFloor: round(of('worker') / of('bare'), 3),
-          referenceVsFloor: round(of('reference') / of('bare'), 3),
-          inProcessVsReference: round(of('inProcess') / of('reference'), 3),
-          floorVsReferenceFloor: round(of('bare') / of('referenceIds'), 3),
-        };
-      };
-      row.ratios = ratios('p50');
-      row.ratiosOfMinima = ratios('min');
+      const ratios = (of) => ({
+        workerVsReference: round(of('worker', 'reference'), 3),
+        workerVsFloor: round(of('worker', 'bare'), 3),
+        referenceVsFloor: round(of('reference', 'bare'), 3),
+        inProcessVsReference: round(of('inProcess', 'reference'), 3),
+        floorVsReferenceFloor: round(of('bare', 'referenceIds'), 3),
+      });
+      const list = (name) => samples[key][name] ?? [];
+      // Paired: the two samples of one round were taken seconds apart, so a burst of outside load on the
+      // machine skews one ratio rather than a whole column.
+      row.ratios = ratios((a, b) =>
+        median(
+          list(a)
+            .slice(0, list(b).length)
+            .map((sample, i) => sample.seconds / list(b)[i].seconds),
+        ),
+      );
+      row.ratiosOfP50 = ratios((a, b) => (row[a]?.p50 ?? NaN) / (row[b]?.p50 ?? NaN));
+      row.ratiosOfMinima = ratios((a, b) => (row[a]?.min ?? NaN) / (row[b]?.min ?? NaN));
       results.speed[key] = row;
     }
 
     /* ------------------------------------------------------------------------------------------------ 3 */
     log(`streaming: ${TEXT_LABELS.long} through the main service × ${SAMPLES.stream}`);
     const streamRuns = [];
+    const wholeRuns = [];
     for (let i = 0; i < SAMPLES.stream; i++) {
+      // Alternating with the whole-WAV request, so both meet the same machine.
       const r = await timedFetch(`${api}/api/generate`, {
         method: 'POST',
         headers: auth,
@@ -667,8 +734,9 @@ async function main() {
         totalS: r.totalS,
         audioS: r.body.length / 2 / Number(r.headers.get('x-sample-rate') ?? sampleRate),
       });
+      const whole = await paths.api(TEXTS.long, 'long');
+      wholeRuns.push(whole);
     }
-    const wholeRuns = samples.long.api;
     results.streaming = {
       text: TEXT_LABELS.long,
       streamFirstByteP50: round(median(streamRuns.map((r) => r.firstByteS)), 4),
@@ -747,8 +815,10 @@ async function main() {
         apiMemory.push(rss(apiPid));
         workerMemory.push(rss(workerPid));
       }, 250);
+      const cpuBefore = { api: cpuSeconds(apiPid), worker: cpuSeconds(workerPid), bench: process.cpuUsage() };
       await Promise.all(Array.from({ length: clients }, client));
       const wallS = (performance.now() - started) / 1000;
+      const benchCpu = process.cpuUsage(cpuBefore.bench);
       loaded = false;
       await poller;
       clearInterval(sampler);
@@ -767,6 +837,12 @@ async function main() {
         healthErrors,
         apiRssMax: Math.max(...apiMemory.filter((value) => value !== null), 0) || null,
         workerRssMax: Math.max(...workerMemory.filter((value) => value !== null), 0) || null,
+        // Cores busy on average over the level, per process (2.0 = both cores of a 2-core machine).
+        cpuCores: {
+          worker: round((cpuSeconds(workerPid) - cpuBefore.worker) / wallS, 2),
+          api: round((cpuSeconds(apiPid) - cpuBefore.api) / wallS, 2),
+          benchClients: round((benchCpu.user + benchCpu.system) / 1e6 / wallS, 2),
+        },
       });
     }
     memory.apiUnderLoad = results.concurrency.at(-1).apiRssMax;
@@ -876,6 +952,12 @@ async function main() {
       const trips = [];
       try {
         for (const text of roundTexts) {
+          if (trips.length > 0 && (performance.now() - benchStarted) / 1000 > ROUND_TRIP_DEADLINE_S) {
+            notes.push(
+              `Round trip: ${trips.length} of ${roundTexts.length} sentences, stopped for the time budget.`,
+            );
+            break;
+          }
           const ours = await timedFetch(`${worker}/generate`, {
             method: 'POST',
             headers: json,
@@ -903,6 +985,8 @@ async function main() {
           words: total,
           werOurs: round(sum(trips.map((t) => t.oursErrors)) / total, 4),
           werReference: round(sum(trips.map((t) => t.referenceErrors)) / total, 4),
+          oursBetter: trips.filter((t) => t.oursErrors < t.referenceErrors).length,
+          referenceBetter: trips.filter((t) => t.oursErrors > t.referenceErrors).length,
           perSentence: trips,
         };
       } catch (error) {
@@ -924,21 +1008,24 @@ async function main() {
     results.unloadStatus = unload.status === 200 ? (await unload.json()).status : `HTTP ${unload.status}`;
     await sleep(3000);
     memory.workerAfterUnload = rss(workerPid);
-    // Load and unload once more: memory the allocator keeps for reuse stays level, a leak would grow.
-    await timedFetch(`${worker}/generate`, {
-      method: 'POST',
-      headers: json,
-      body: workerBody(TEXTS.paragraph),
-    });
-    await (
-      await fetch(`${worker}/models/unload`, {
+    // Load and unload a few times more: memory the allocator keeps for reuse stays level, a leak grows.
+    memory.workerAfterLaterUnloads = [];
+    for (let cycle = 0; cycle < (QUICK ? 1 : 3); cycle++) {
+      await timedFetch(`${worker}/generate`, {
         method: 'POST',
         headers: json,
-        body: JSON.stringify({ backend: entry.backend, model_path: modelPath }),
-      })
-    ).arrayBuffer();
-    await sleep(3000);
-    memory.workerAfterSecondUnload = rss(workerPid);
+        body: workerBody(TEXTS.paragraph),
+      });
+      await (
+        await fetch(`${worker}/models/unload`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ backend: entry.backend, model_path: modelPath }),
+        })
+      ).arrayBuffer();
+      await sleep(3000);
+      memory.workerAfterLaterUnloads.push(rss(workerPid));
+    }
   } finally {
     await cleanup();
     process.off('SIGINT', onSignal);
@@ -992,16 +1079,19 @@ function explain(results) {
     if (gap <= 0.05 * row.reference.p50) {
       continue;
     }
-    const http = row.worker.p50 - row.inProcess.p50;
-    const pipeline = row.inProcess.p50 - row.bare.p50;
-    const runtime = row.bare.p50 - row.referenceIds.p50;
-    const refPhonemes = row.reference.p50 - row.referenceIds.p50;
+    // The fastest sample of each path is the one least disturbed by outside load: split the gap with those.
+    const http = row.worker.min - row.inProcess.min;
+    const pipeline = row.inProcess.min - row.bare.min;
+    const runtime = row.bare.min - row.referenceIds.min;
+    const refPhonemes = row.reference.min - row.referenceIds.min;
     notes.push(
-      `${label}: the worker takes ${ms(gap)} longer than piper-tts (p50). Split: HTTP + Nest + WAV encoding ` +
-        `${ms(http)} (worker − in-process); our pipeline around the model (sentence split, espeak in its ` +
-        `thread, thread hops, 16-bit conversion) ${ms(pipeline)} (in-process − bare ONNX Runtime), against ` +
-        `${ms(refPhonemes)} for piper-tts's own phonemes and conversion; ONNX Runtime binding ${ms(runtime)} ` +
-        `(onnxruntime-node − Python onnxruntime, same ids, same threads).`,
+      `${label}: the worker takes ${ms(gap)} longer than piper-tts (p50). Split, from the fastest sample of ` +
+        `each path (worker ${ms(row.worker.min)}, piper-tts ${ms(row.reference.min)}): HTTP + Nest + WAV encoding ` +
+        `${signedMs(http)} (worker − in-process); our pipeline around the model (sentence split, espeak in ` +
+        `its thread, thread hops, 16-bit conversion) ${signedMs(pipeline)} (in-process − bare ONNX Runtime), ` +
+        `against ${signedMs(refPhonemes)} for piper-tts's own phonemes and conversion; ONNX Runtime binding ` +
+        `${signedMs(runtime)} (onnxruntime-node − Python onnxruntime, same ids, same threads). Parts of ` +
+        'opposite sign or larger than the gap are noise from other load on the machine.',
     );
   }
   const ids = results.fidelity?.phonemeIds;
@@ -1010,12 +1100,72 @@ function explain(results) {
     notes.push(
       `Phoneme ids: ${ids.mismatches.length} of ${ids.sentences} sentences differ from piper-tts ` +
         `(${splitOnly} only in where a sentence is split, ${ids.mismatches.length - splitOnly} in phonemes); ` +
-        'see fidelity.phonemeIds.mismatches in the JSON. Known source: the worker phonemizes with the ' +
-        'eSpeak NG emscripten build (@echogarden/espeak-ng-emscripten) and reads clause terminators itself, ' +
+        'see fidelity.phonemeIds.mismatches in the JSON. Likely sources: the worker phonemizes with the ' +
+        'eSpeak NG emscripten build (@echogarden/espeak-ng-emscripten) and finds clause terminators itself, ' +
         "while piper-tts links its own eSpeak NG and gets them from espeak's clause callback.",
     );
   }
+  const pull = results.pull;
+  if (pull && pull.ratio > 1.5) {
+    const gap = median(pull.pullSeconds) - median(pull.plainCopySeconds);
+    notes.push(
+      `Pull: installing through the main service takes ${ratio(pull.ratio)} a plain copy (${fmt(gap, 3)} s ` +
+        `more). The worker's store alone takes ${fmt(median(pull.workerPullSeconds), 3)} s, so the main ` +
+        `service's job adds ${fmt(median(pull.pullSeconds) - median(pull.workerPullSeconds), 3)} s; hashing ` +
+        `the bytes costs at most ${fmt(pull.sha256Seconds, 3)} s here; the rest is the store's own work ` +
+        '(staging .part files, checking, moving, the manifest, progress events).',
+    );
+  }
+  const memory = results.memory;
+  if (
+    memory?.workerAfterUnload &&
+    memory.workerIdle &&
+    memory.workerAfterUnload - memory.workerIdle > 50 * 2 ** 20
+  ) {
+    const later = memory.workerAfterLaterUnloads ?? [];
+    const drift = later.length > 0 ? later.at(-1) - memory.workerAfterUnload : 0;
+    notes.push(
+      `Memory: after unloading the voice the worker stays ${mib(memory.workerAfterUnload - memory.workerIdle)} ` +
+        `above its idle RSS; ${later.length} more load + unload cycles moved it by ${mib(drift)} ` +
+        '(level: memory the native allocator keeps for reuse after the model and phonemizer threads end; ' +
+        'growing by a similar step each cycle: a leak to chase).',
+    );
+  }
+  const levels = results.concurrency ?? [];
+  const best = levels.reduce(
+    (a, b) => (b.audioSecondsPerWallSecond > (a?.audioSecondsPerWallSecond ?? 0) ? b : a),
+    null,
+  );
+  const last = levels.at(-1);
+  if (
+    best &&
+    last &&
+    last !== best &&
+    last.audioSecondsPerWallSecond < 0.85 * best.audioSecondsPerWallSecond
+  ) {
+    notes.push(
+      `Concurrency: ${last.clients} clients produce ${fmt(last.audioSecondsPerWallSecond, 2)} audio s per s against ` +
+        `${fmt(best.audioSecondsPerWallSecond, 2)} with ${best.clients}; cores used (worker / main / clients) ` +
+        `${last.cpuCores.worker} / ${last.cpuCores.api} / ${last.cpuCores.benchClients} against ` +
+        `${best.cpuCores.worker} / ${best.cpuCores.api} / ${best.cpuCores.benchClients}. When the worker gets ` +
+        'fewer cores while the main service and the clients stay small, the cores went to other processes ' +
+        '(see the load average) or the worker could not keep both busy.',
+    );
+  }
   const audio = results.fidelity?.audio;
+  const trip = results.fidelity?.roundTrip;
+  if (
+    audio &&
+    trip &&
+    audio.sameText.identical === audio.sameText.sentences &&
+    trip.werOurs !== trip.werReference
+  ) {
+    notes.push(
+      `Round trip: with the noise scales at 0 both runtimes give bit-identical audio for the same text (7b), so ` +
+        `the WER difference (${pct(trip.werOurs)} vs ${pct(trip.werReference)}) comes from the random noise ` +
+        'each side draws at the default scales, and from PocketSphinx, not from a difference in synthesis.',
+    );
+  }
   if (audio && audio.sameIds.identical < audio.sameIds.sentences) {
     notes.push(
       'Audio on identical ids is not bit-identical: the two ONNX Runtime builds (onnxruntime-node and the Python ' +
@@ -1070,7 +1220,7 @@ function render(r) {
     out.push(table(['text', 'runtime', 'p50 s', 'RTF'], rows));
     out.push('');
     out.push(
-      'Ratios of the p50s (in brackets: of the fastest samples, less sensitive to other load on the machine):',
+      'Ratios: median of the per-round ratios (in brackets: ratio of the fastest samples); both resist outside load:',
     );
     out.push(
       table(
@@ -1146,6 +1296,7 @@ function render(r) {
           'p95 latency',
           'errors',
           '/api/health p99',
+          'cores: worker / main / clients',
         ],
         r.concurrency.map((c) => [
           c.clients,
@@ -1155,6 +1306,7 @@ function render(r) {
           `${fmt(c.latencyP95, 3)} s`,
           c.errors,
           ms(c.healthP99),
+          `${fmt(c.cpuCores.worker, 2)} / ${fmt(c.cpuCores.api, 2)} / ${fmt(c.cpuCores.benchClients, 2)}`,
         ]),
       ),
     );
@@ -1171,12 +1323,19 @@ function render(r) {
         ['transfer', 'seconds', 'MB/s'],
         [
           ['install through /api/models/:id/pull', fmt(median(p.pullSeconds), 3), fmt(p.pullMBps, 1)],
+          [
+            'install, worker alone (POST /models/pull)',
+            fmt(median(p.workerPullSeconds), 3),
+            fmt(p.workerPullMBps, 1),
+          ],
           ['plain HTTP copy of the same files', fmt(median(p.plainCopySeconds), 3), fmt(p.plainCopyMBps, 1)],
         ],
       ),
     );
     out.push(
-      `Install ÷ plain copy: ${ratio(p.ratio)} (the install also checks sizes and sha256s and writes a manifest)`,
+      `Install ÷ plain copy: ${ratio(p.ratio)}. The install also hashes every byte (one sha256 pass over these ` +
+        `files takes ${fmt(p.sha256Seconds, 3)} s here), stages .part files, moves them into place, writes a ` +
+        'manifest and reports progress through the main service.',
     );
   }
 
@@ -1192,7 +1351,11 @@ function render(r) {
           ['worker', 'voice loaded (after the speed runs)', mib(m.workerVoiceLoadedAfterRuns)],
           ['worker', '16 clients (max)', mib(m.workerUnderLoad)],
           ['worker', `after POST /models/unload (${r.unloadStatus ?? '—'})`, mib(m.workerAfterUnload)],
-          ['worker', 'after a second load + unload', mib(m.workerAfterSecondUnload)],
+          [
+            'worker',
+            `after ${m.workerAfterLaterUnloads?.length ?? 0} more load + unload cycles`,
+            (m.workerAfterLaterUnloads ?? []).map(mib).join(', '),
+          ],
           ['main service', 'idle', mib(m.apiIdle)],
           ['main service', '16 clients (max)', mib(m.apiUnderLoad)],
         ],
@@ -1242,7 +1405,8 @@ function render(r) {
     if (f.roundTrip) {
       out.push(
         `(c) Round trip through ${f.roundTrip.recogniser}, ${f.roundTrip.sentences} sentences, ${f.roundTrip.words} words: ` +
-          `WER ours ${pct(f.roundTrip.werOurs)}, piper-tts ${pct(f.roundTrip.werReference)} (default noise scales).`,
+          `WER ours ${pct(f.roundTrip.werOurs)}, piper-tts ${pct(f.roundTrip.werReference)} (default noise scales); ` +
+          `fewer errors: ours in ${f.roundTrip.oursBetter} sentences, piper-tts in ${f.roundTrip.referenceBetter}.`,
       );
     }
   }

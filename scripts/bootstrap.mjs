@@ -122,7 +122,14 @@ function ensureBuilt() {
  * as root (CI, containers); otherwise the missing ones are named so the user can install them.
  */
 const RUNTIME_PACKAGES = ['pocketsphinx', 'pocketsphinx-en-us'];
-const TEST_PACKAGES = [...RUNTIME_PACKAGES, 'pocketsphinx-testdata', 'sox', 'libsox-fmt-all', 'espeak-ng', 'chromium'];
+const TEST_PACKAGES = [
+  ...RUNTIME_PACKAGES,
+  'pocketsphinx-testdata',
+  'sox',
+  'libsox-fmt-all',
+  'espeak-ng',
+  'chromium',
+];
 
 function missingDebianPackages(packages) {
   return packages.filter((name) => {

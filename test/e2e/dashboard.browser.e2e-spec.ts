@@ -45,17 +45,17 @@ interface AxeViolation {
 const realProblems = (problems: string[]): string[] =>
   problems.filter((problem) => !problem.includes('Failed to load resource'));
 
+// Code that runs in the page is passed as text: this project's TypeScript has no DOM types (Node only).
+
 /** Runs axe on the page; returns the serious and critical violations, readable. */
 async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) {
+  if (!(await page.evaluate("'axe' in window"))) {
     await page.addScriptTag({ path: AXE_PATH });
   }
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
-  return (violations as AxeViolation[])
+  const violations = await page.evaluate<AxeViolation[]>(
+    "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)",
+  );
+  return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
       (v) =>
@@ -68,31 +68,28 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 /** Waits for fonts and for every finite CSS transition or animation running now (e.g. after a theme switch). */
 async function settle(page: Page): Promise<void> {
-  await page.evaluate(async () => {
+  await page.evaluate(`(async () => {
     await document.fonts.ready;
     const finite = () =>
-      document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+      document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
     while (finite().length > 0) {
       await Promise.all(finite().map((a) => a.finished.catch(() => undefined)));
     }
-  });
+  })()`);
 }
 
 /** The page in light and dark: an axe check and a screenshot in each (test/artifacts/dashboard-<name>-<theme>.png). */
-async function review(page: Page, name: string): Promise<void> {
+async function review(page: Page, name: string, fullPage = true): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
-    await page.waitForFunction(
-      (dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark,
-      theme === 'dark',
-    );
+    await page.waitForFunction(`matchMedia('(prefers-color-scheme: dark)').matches === ${theme === 'dark'}`);
     await settle(page);
     expect({ page: name, theme, violations: await axeViolations(page) }).toEqual({
       page: name,
       theme,
       violations: [],
     });
-    await saveScreenshot(page, `dashboard-${name}-${theme}`);
+    await saveScreenshot(page, `dashboard-${name}-${theme}`, fullPage);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -112,7 +109,9 @@ function expectVisible(locator: Locator, timeout = WAIT_MS): Promise<void> {
 
 /** Waits until the locator matches exactly `count` elements. */
 async function expectCount(locator: Locator, count: number): Promise<void> {
-  if (count > 0) await locator.nth(count - 1).waitFor({ state: 'attached', timeout: WAIT_MS });
+  if (count > 0) {
+    await locator.nth(count - 1).waitFor({ state: 'attached', timeout: WAIT_MS });
+  }
   await locator.nth(count).waitFor({ state: 'detached', timeout: WAIT_MS });
 }
 
@@ -162,7 +161,9 @@ describe('dashboard (browser)', () => {
 
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.waitForURL('**/sign-up');
-    await expectVisible(page.getByText('The first account created on this server becomes its administrator.'));
+    await expectVisible(
+      page.getByText('The first account created on this server becomes its administrator.'),
+    );
     await review(page, 'sign-up');
 
     await page.getByLabel('Name').fill(ADMIN.name);
@@ -190,7 +191,10 @@ describe('dashboard (browser)', () => {
     const piper = page.getByRole('article', { name: 'Piper voices' });
     await expectVisible(piper);
     // Recommended first: the Piper collection (its Joe voice is recommended) leads the list.
-    await expectText(page.locator('.choices article').first().getByRole('heading', { level: 3 }), 'Piper voices');
+    await expectText(
+      page.locator('.choices article').first().getByRole('heading', { level: 3 }),
+      'Piper voices',
+    );
     // Legacy entries are never offered; eSpeak NG (embedded) is shown as installed.
     await expectVisible(page.getByRole('article', { name: 'eSpeak NG' }).getByText('Installed'));
 
@@ -261,28 +265,30 @@ describe('dashboard (browser)', () => {
   it('generates speech in the Studio: streams, then the audio element plays', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Studio' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.getByLabel('Text').fill(PIPER_TEXT);
+    await page.getByRole('textbox', { name: 'Text' }).fill(PIPER_TEXT);
     await selectOption(page, page.getByLabel('Model'), 'Joe (English, US)');
     await selectOption(page, page.getByLabel('Voice'), 'Narrator');
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
 
     const audio = page.locator('section.result audio');
     await expectVisible(audio, 60_000);
     await expectVisible(page.getByRole('link', { name: 'Download WAV' }));
-    const played = await audio.evaluate(async (element: HTMLAudioElement) => {
+    // Metadata loaded, then playback really advances.
+    const played = await page.evaluate<{ duration: number; currentTime: number }>(`(async () => {
+      const element = document.querySelector('section.result audio');
       if (element.readyState < 1) {
         await new Promise((resolve) => element.addEventListener('loadedmetadata', resolve, { once: true }));
       }
       await element.play();
-      await new Promise<void>((resolve) => {
+      await new Promise((resolve) => {
         const check = () => (element.currentTime > 0 ? resolve() : requestAnimationFrame(check));
         check();
       });
+      element.pause();
       return { duration: element.duration, currentTime: element.currentTime };
-    });
+    })()`);
     expect(played.duration).toBeGreaterThan(1);
     expect(played.currentTime).toBeGreaterThan(0);
-    await audio.evaluate((element: HTMLAudioElement) => element.pause());
 
     // The recent generations list picks it up.
     const recent = page.getByRole('region', { name: 'Recent generations' });
@@ -291,17 +297,18 @@ describe('dashboard (browser)', () => {
     await review(page, 'studio');
 
     // A second one with the embedded eSpeak NG, without streaming.
-    await page.getByLabel('Text').fill(ESPEAK_TEXT);
+    await page.getByRole('textbox', { name: 'Text' }).fill(ESPEAK_TEXT);
     await selectOption(page, page.getByLabel('Model'), 'eSpeak NG');
     await page.getByRole('switch', { name: /Stream/ }).click();
-    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
     await expectVisible(recent.getByText(ESPEAK_TEXT), 60_000);
-    const duration = await audio.evaluate(async (element: HTMLAudioElement) => {
+    const duration = await page.evaluate<number>(`(async () => {
+      const element = document.querySelector('section.result audio');
       if (element.readyState < 1) {
         await new Promise((resolve) => element.addEventListener('loadedmetadata', resolve, { once: true }));
       }
       return element.duration;
-    });
+    })()`);
     expect(duration).toBeGreaterThan(0.5);
   });
 
@@ -320,7 +327,10 @@ describe('dashboard (browser)', () => {
     await items.first().getByRole('button', { name: /^Play/ }).click();
     await expectVisible(items.first().locator('audio'));
 
-    await items.first().getByRole('button', { name: /^Delete/ }).click();
+    await items
+      .first()
+      .getByRole('button', { name: /^Delete/ })
+      .click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete this generation?' });
     await expectVisible(dialog);
     await dialog.getByRole('button', { name: 'Delete' }).click();
@@ -328,10 +338,24 @@ describe('dashboard (browser)', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expectCount(items, 1);
     await expectContains(items.first(), ESPEAK_TEXT);
+
+    // Re-use the text: back in the Studio with it (and its model) filled in.
+    await items
+      .first()
+      .getByRole('button', { name: /^Use text/ })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/');
+    const text = page.getByRole('textbox', { name: 'Text' });
+    await expectVisible(text);
+    expect(await text.inputValue()).toBe(ESPEAK_TEXT);
+    await expectText(page.getByLabel('Model'), 'eSpeak NG');
   });
 
   it('Administration shows the worker with its device; a worker started from the snippet appears by itself', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Administration' })
+      .click();
     await page.waitForURL('**/admin');
     const servers = page.getByRole('table', { name: 'Inference servers' });
     const local = servers.getByRole('row', { name: /Local/ });
@@ -358,10 +382,14 @@ describe('dashboard (browser)', () => {
     expect(registrationToken).toBeTruthy();
     expect(authToken).toBeTruthy();
     await dialog.getByRole('tab', { name: 'Docker Compose' }).click();
-    await expectContains(dialog.locator('pre[data-snippet="compose"]'), `SERVICE_REGISTRATION_TOKEN: "${registrationToken}"`);
+    await expectContains(
+      dialog.locator('pre[data-snippet="compose"]'),
+      `SERVICE_REGISTRATION_TOKEN: "${registrationToken}"`,
+    );
     await dialog.getByRole('tab', { name: 'Kubernetes' }).click();
     await expectContains(dialog.locator('pre[data-snippet="kubernetes"]'), `auth-token: "${authToken}"`);
-    await review(page, 'admin-add-server');
+    // A dialog: the viewport is what the user sees (a full-page shot cuts the backdrop).
+    await review(page, 'admin-add-server', false);
 
     // Start a worker the way the snippet says; the dialog and the table show it once it registers.
     const port = await freePort();
@@ -475,12 +503,25 @@ describe('dashboard (browser)', () => {
         await p.goto(path);
         await expectVisible(p.locator('h1'));
         await p.waitForLoadState('networkidle');
-        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = await p.evaluate('document.documentElement.scrollWidth - window.innerWidth');
         expect({ path, overflow }).toEqual({ path, overflow: 0 });
         await saveScreenshot(p, `dashboard-phone-${name}-light`);
       }
     } finally {
       await phone.close();
     }
+  });
+
+  it('an admin removes the Piper voice: it leaves the Models page by itself', async () => {
+    await page.goto('/models');
+    const family = page.getByRole('region', { name: 'Piper' });
+    await expectVisible(family);
+    await family.getByRole('button', { name: 'Remove Joe (English, US)' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Remove Joe (English, US)?' });
+    await expectVisible(dialog);
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await family.waitFor({ state: 'detached', timeout: WAIT_MS });
+    await expectVisible(page.getByRole('region', { name: 'eSpeak NG' }));
+    expect(realProblems(problems)).toEqual([]);
   });
 });

@@ -161,7 +161,11 @@ describe('Piper across a fleet of two workers', () => {
       expect(statuses).toContain('downloading');
       expect(statuses.at(-1)).toBe('complete');
     }
-    await waitFor(() => Promise.resolve(installedPings.length >= 2 ? true : undefined), 10_000, 'model events');
+    await waitFor(
+      () => Promise.resolve(installedPings.length >= 2 ? true : undefined),
+      10_000,
+      'model events',
+    );
     controller.abort();
     await pings;
 

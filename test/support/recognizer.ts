@@ -45,12 +45,17 @@ export async function recogniseWithPocketSphinx(wav: Buffer): Promise<string> {
 
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: 120_000, maxBuffer: 10 << 20 }, (error: Error | null, stdout: string) => {
-      if (error) {
-        reject(new Error(`${command} failed: ${error.message}`));
-      } else {
-        resolve(stdout);
-      }
-    });
+    execFile(
+      command,
+      args,
+      { timeout: 120_000, maxBuffer: 10 << 20 },
+      (error: Error | null, stdout: string) => {
+        if (error) {
+          reject(new Error(`${command} failed: ${error.message}`));
+        } else {
+          resolve(stdout);
+        }
+      },
+    );
   });
 }

@@ -13,13 +13,41 @@ export const routes: Routes = [
     canActivate: [signedInGuard],
     loadChildren: () => import('./pages/studio/studio.routes'),
   },
-  { path: 'sign-in', canActivate: [signedOutGuard], loadChildren: () => import('./pages/auth/sign-in.routes') },
-  { path: 'sign-up', canActivate: [signedOutGuard], loadChildren: () => import('./pages/auth/sign-up.routes') },
-  { path: 'voices', canActivate: [signedInGuard], loadChildren: () => import('./pages/voices/voices.routes') },
-  { path: 'models', canActivate: [signedInGuard], loadChildren: () => import('./pages/models/models.routes') },
-  { path: 'history', canActivate: [signedInGuard], loadChildren: () => import('./pages/history/history.routes') },
-  { path: 'admin', canActivate: [adminGuard], loadChildren: () => import('./pages/admin/admin.routes') },
-  { path: 'profile', canActivate: [signedInGuard], loadChildren: () => import('./pages/profile/profile.routes') },
+  {
+    path: 'sign-in',
+    canActivate: [signedOutGuard],
+    loadChildren: () => import('./pages/auth/sign-in.routes'),
+  },
+  {
+    path: 'sign-up',
+    canActivate: [signedOutGuard],
+    loadChildren: () => import('./pages/auth/sign-up.routes'),
+  },
+  {
+    path: 'voices',
+    canActivate: [signedInGuard],
+    loadChildren: () => import('./pages/voices/voices.routes'),
+  },
+  {
+    path: 'models',
+    canActivate: [signedInGuard],
+    loadChildren: () => import('./pages/models/models.routes'),
+  },
+  {
+    path: 'history',
+    canActivate: [signedInGuard],
+    loadChildren: () => import('./pages/history/history.routes'),
+  },
+  {
+    path: 'admin',
+    canActivate: [adminGuard],
+    loadChildren: () => import('./pages/admin/admin.routes'),
+  },
+  {
+    path: 'profile',
+    canActivate: [signedInGuard],
+    loadChildren: () => import('./pages/profile/profile.routes'),
+  },
   { path: 'forbidden', loadChildren: () => import('./pages/forbidden/forbidden.routes') },
   // The records admin panel (superusers only).
   { path: '_', loadChildren: () => import('./pages/records-admin/records-admin.routes') },

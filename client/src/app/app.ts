@@ -1,4 +1,11 @@
-import { ChangeDetectionStrategy, Component, computed, effect, inject } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  untracked,
+} from '@angular/core';
 import { Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { goToSignIn } from './core/auth.interceptor';
 import { SessionService } from './core/session.service';
@@ -36,7 +43,9 @@ export class App {
   );
   protected readonly versionText = computed(() => {
     const v = this.versionService.version();
-    return v ? this.t.footer.version(v.name, v.version, v.apiVersion) : this.t.footer.versionUnknown;
+    return v
+      ? this.t.footer.version(v.name, v.version, v.apiVersion)
+      : this.t.footer.versionUnknown;
   });
 
   constructor() {
@@ -47,7 +56,11 @@ export class App {
     let wasSignedIn = this.session.signedIn();
     effect(() => {
       const signedIn = this.session.signedIn();
-      if (wasSignedIn && !signedIn && !this.router.url.startsWith('/_')) goToSignIn(this.router);
+      // An explicit sign-out navigates by itself (without a way back).
+      const ended = untracked(() => this.session.ended());
+      if (wasSignedIn && !signedIn && ended !== 'signedOut' && !this.router.url.startsWith('/_')) {
+        goToSignIn(this.router);
+      }
       wasSignedIn = signedIn;
     });
   }

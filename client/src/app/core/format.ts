@@ -10,7 +10,9 @@ export function parseDate(value: string | null | undefined): Date | null {
 /** "21 Nov 2026, 14:05". */
 export function formatDateTime(value: string | null | undefined, locale: string): string {
   const date = parseDate(value);
-  return date ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date) : '';
+  return date
+    ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
+    : '';
 }
 
 export function formatTime(value: string | null | undefined, locale: string): string {
@@ -19,7 +21,11 @@ export function formatTime(value: string | null | undefined, locale: string): st
 }
 
 /** "3 minutes ago", "in 59 minutes". */
-export function formatRelative(value: string | null | undefined, locale: string, now = Date.now()): string {
+export function formatRelative(
+  value: string | null | undefined,
+  locale: string,
+  now = Date.now(),
+): string {
   const date = parseDate(value);
   if (!date) return '';
   const seconds = Math.round((date.getTime() - now) / 1000);

@@ -34,7 +34,8 @@ export const signedOutGuard: CanActivateFn = async () => {
 
 /** A redirect target from the query string, only when it is a path inside the dashboard. */
 export function safeRedirect(target: string | null | undefined): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/_')) return '/';
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/_'))
+    return '/';
   if (target.startsWith('/sign-in') || target.startsWith('/sign-up')) return '/';
   return target;
 }

@@ -21,7 +21,9 @@ export class JobsStore {
   private subscription: Subscription | undefined;
 
   /** Every known job, newest first. */
-  readonly jobs = computed(() => [...this.byId().values()].sort((a, b) => b.created.localeCompare(a.created)));
+  readonly jobs = computed(() =>
+    [...this.byId().values()].sort((a, b) => b.created.localeCompare(a.created)),
+  );
   readonly active = computed(() => this.jobs().filter((job) => !isJobFinished(job)));
   readonly connected = signal(false);
 

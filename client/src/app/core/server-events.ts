@@ -52,7 +52,8 @@ export class ServerEvents {
           } catch {
             return;
           }
-          if (data && typeof data === 'object' && (data as { type?: unknown }).type === 'ping') return;
+          if (data && typeof data === 'object' && (data as { type?: unknown }).type === 'ping')
+            return;
           subscriber.next(data as T);
         };
         es.onerror = () => {

@@ -26,7 +26,9 @@ export type SessionEnd = 'signedOut' | 'expired' | null;
 export function toSessionError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ClientResponseError) {
-    return error.status === 0 ? new ApiError(0, '') : apiErrorFromBody(error.status, error.response);
+    return error.status === 0
+      ? new ApiError(0, '')
+      : apiErrorFromBody(error.status, error.response);
   }
   return new ApiError(0, '');
 }

@@ -30,7 +30,8 @@ export const dashboardEn = {
     allLanguages: '100+ languages',
     cpu: 'CPU',
     gpu: 'GPU',
-    device: (device: string) => (device === 'cuda' ? 'GPU (CUDA)' : device === 'cpu' ? 'CPU' : device || '—'),
+    device: (device: string) =>
+      device === 'cuda' ? 'GPU (CUDA)' : device === 'cpu' ? 'CPU' : device || '—',
     pageRange: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
   },
   account: {
@@ -98,7 +99,8 @@ export const dashboardEn = {
       builtIn: (server: string, device: string) => `${server} · ${device} · built in`,
       loaded: (server: string, device: string) => `${server} · ${device} · loaded in memory`,
       ready: (server: string, device: string) => `${server} · ${device} · ready`,
-      installed: (server: string, device: string, when: string) => `${server} · ${device} · installed ${when}`,
+      installed: (server: string, device: string, when: string) =>
+        `${server} · ${device} · installed ${when}`,
     },
     remove: {
       label: (model: string) => `Remove ${model}`,
@@ -114,20 +116,25 @@ export const dashboardEn = {
   assistant: {
     title: 'Add a model',
     back: 'Models',
-    intro: 'Tell Chorus what the model is for, and pick one of the models that fit. It is downloaded onto your workers.',
+    intro:
+      'Tell Chorus what the model is for, and pick one of the models that fit. It is downloaded onto your workers.',
     loadFailed: 'The catalog could not be loaded.',
     onlineWorkers: (n: number) => (n === 1 ? 'Online worker:' : `${n} online workers:`),
     noWorkers: 'No worker is online: models can be installed once one is.',
     purposeQuestion: 'What do you want to do?',
     purposes: {
       preset: { title: 'Read text aloud', description: 'Ready-made voices, nothing to record.' },
-      cloning: { title: 'Clone a voice', description: 'Speak with a voice from a short recording.' },
+      cloning: {
+        title: 'Clone a voice',
+        description: 'Speak with a voice from a short recording.',
+      },
       design: { title: 'Design a voice', description: 'Describe a voice in words and create it.' },
       transcription: { title: 'Transcribe speech', description: 'Turn recordings into text.' },
       api: { title: 'Use a cloud API', description: 'Speak through a hosted provider.' },
     } as Record<string, { title: string; description: string }>,
     modelCount: (n: number) => (n === 0 ? 'No model yet' : n === 1 ? '1 model' : `${n} models`),
-    choicesHeading: (purpose: string) => `Models to ${purpose.charAt(0).toLowerCase()}${purpose.slice(1)}`,
+    choicesHeading: (purpose: string) =>
+      `Models to ${purpose.charAt(0).toLowerCase()}${purpose.slice(1)}`,
     rankingHint: 'Recommended models come first, then those your online workers can run.',
     noneForPurpose: 'The catalog has no model for this yet.',
     recommended: 'Recommended',
@@ -172,6 +179,7 @@ export const dashboardEn = {
       cancelled: 'Cancelled',
     } as Record<string, string>,
     bytes: (done: string, total: string) => `${done} of ${total}`,
+    percent: (n: number) => `${n} %`,
     progressLabel: (what: string) => `Progress on ${what}`,
     cancel: 'Cancel',
     unknownError: 'The worker reported an error without details.',
@@ -190,7 +198,8 @@ export const dashboardEn = {
     title: 'API keys',
     intro:
       'Scripts and other programs use an API key instead of your password. Send it as a bearer token, for example:',
-    example: (origin: string) => `curl -H "Authorization: Bearer <key>" ${origin}/api/models/installed`,
+    example: (origin: string) =>
+      `curl -H "Authorization: Bearer <key>" ${origin}/api/models/installed`,
     name: 'Key name',
     nameHint: 'To recognise it later, e.g. “home automation”.',
     nameMissing: 'Give the key a name.',
@@ -248,7 +257,10 @@ export const dashboardEn = {
         enabled: 'Enabled',
         actions: 'Actions',
       },
-      status: { online: 'Online', offline: 'Offline', unknown: 'Not checked yet' } as Record<string, string>,
+      status: { online: 'Online', offline: 'Offline', unknown: 'Not checked yet' } as Record<
+        string,
+        string
+      >,
       enabledLabel: (name: string) => `Use ${name} for requests`,
       check: 'Check now',
       checkLabel: (name: string) => `Check now: ${name}`,
@@ -338,7 +350,8 @@ export const dashboardEn = {
     scopes: { all: 'All', mine: 'Mine', public: 'Public' },
     count: (n: number) => (n === 1 ? '1 voice' : `${n} voices`),
     loadFailed: 'The voices could not be loaded.',
-    empty: 'No voices yet. Create one to give a model a name, a language and a preset voice — or your own recordings.',
+    empty:
+      'No voices yet. Create one to give a model a name, a language and a preset voice — or your own recordings.',
     noMatch: 'No voice matches these filters.',
     listLabel: 'Voices',
     tagsLabel: 'Tags',
@@ -346,7 +359,8 @@ export const dashboardEn = {
     modelDefault: 'default language',
     publicBadge: 'Public',
     sharedBadge: 'Shared with you',
-    samples: (n: number, total: string) => (n === 1 ? `1 recording · ${total}` : `${n} recordings · ${total}`),
+    samples: (n: number, total: string) =>
+      n === 1 ? `1 recording · ${total}` : `${n} recordings · ${total}`,
     speak: 'Speak',
     speakLabel: (name: string) => `Speak with ${name} in the Studio`,
     editLabel: (name: string) => `Edit ${name}`,
@@ -364,7 +378,8 @@ export const dashboardEn = {
     editPageTitle: 'Edit voice',
     editTitle: (name: string) => `Edit “${name}”`,
     loadFailed: 'The voice could not be loaded.',
-    noModels: 'No speech model is installed yet, so a voice cannot be created. Ask an administrator to add one.',
+    noModels:
+      'No speech model is installed yet, so a voice cannot be created. Ask an administrator to add one.',
     name: 'Name',
     nameMissing: 'Give the voice a name.',
     model: 'Model',
@@ -389,7 +404,8 @@ export const dashboardEn = {
     delete: 'Delete voice',
     samples: {
       title: 'Reference recordings',
-      intro: 'A few clean recordings of the voice, ideally with what is said in each. Longer is better, up to the model’s limit.',
+      intro:
+        'A few clean recordings of the voice, ideally with what is said in each. Longer is better, up to the model’s limit.',
       saveFirst: 'Create the voice first, then add recordings here.',
       total: (total: string, limit: string) => `${total} of ${limit} of reference audio`,
       totalNoLimit: (total: string) => `${total} of reference audio`,
@@ -401,7 +417,8 @@ export const dashboardEn = {
       record: 'Record',
       stop: (elapsed: string) => `Stop recording (${elapsed})`,
       recordingName: (n: number) => `Recording ${n}`,
-      noMicrophone: 'The microphone could not be used. Allow access to it in your browser and try again.',
+      noMicrophone:
+        'The microphone could not be used. Allow access to it in your browser and try again.',
       notAudio: (name: string) => `“${name}” is not audio this browser can read.`,
       transcript: 'Transcript',
       transcriptHint: 'What is said in the recording, word for word.',

@@ -1,4 +1,13 @@
-import { ChangeDetectionStrategy, Component, DestroyRef, computed, inject, input, output, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  input,
+  output,
+  signal,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { Api, deleteGeneration, getGenerationAudio } from '../api';
 import { ApiError, toApiError } from '../core/api-error';
@@ -30,21 +39,49 @@ import { Icon } from './icon';
       <time [attr.datetime]="generation().created">{{ created() }}</time>
     </p>
     @if (audioUrl(); as url) {
-      <audio controls autoplay [src]="url" [attr.aria-label]="t.generations.audioLabel(created())"></audio>
+      <audio
+        controls
+        autoplay
+        [src]="url"
+        [attr.aria-label]="t.generations.audioLabel(created())"
+      ></audio>
     }
     <div class="actions">
       @if (!audioUrl()) {
-        <button mat-button type="button" (click)="play()" [disabled]="loading()" [attr.aria-label]="t.generations.playLabel(created())">
+        <button
+          mat-button
+          type="button"
+          (click)="play()"
+          [disabled]="loading()"
+          [attr.aria-label]="t.generations.playLabel(created())"
+        >
           <app-icon name="play" />{{ loading() ? t.common.loading : t.common.play }}
         </button>
       }
-      <button mat-button type="button" (click)="download()" [attr.aria-label]="t.generations.downloadLabel(created())">
+      <button
+        mat-button
+        type="button"
+        (click)="download()"
+        [attr.aria-label]="t.generations.downloadLabel(created())"
+      >
         <app-icon name="download" />{{ t.common.download }}
       </button>
-      <button mat-button type="button" (click)="reuse.emit(generation())" [attr.aria-label]="t.generations.reuseLabel(created())">
+      <button
+        mat-button
+        type="button"
+        (click)="reuse.emit(generation())"
+        [attr.aria-label]="t.generations.reuseLabel(created())"
+      >
         <app-icon name="replay" />{{ t.generations.reuse }}
       </button>
-      <button mat-button type="button" class="danger" (click)="remove()" [disabled]="deleting()" [attr.aria-label]="t.generations.deleteLabel(created())">
+      <button
+        mat-button
+        type="button"
+        class="danger"
+        (click)="remove()"
+        [disabled]="deleting()"
+        [attr.aria-label]="t.generations.deleteLabel(created())"
+      >
         <app-icon name="delete" />{{ t.common.delete }}
       </button>
     </div>
@@ -112,9 +149,13 @@ export class GenerationItem {
   protected readonly error = signal<ApiError | null>(null);
   private blob: Blob | null = null;
 
-  protected readonly created = computed(() => formatDateTime(this.generation().created, this.t.locale));
+  protected readonly created = computed(() =>
+    formatDateTime(this.generation().created, this.t.locale),
+  );
   protected readonly duration = computed(() => formatDuration(this.generation().duration));
-  protected readonly language = computed(() => languageName(this.generation().language, this.t.locale));
+  protected readonly language = computed(() =>
+    languageName(this.generation().language, this.t.locale),
+  );
   protected readonly voiceLabel = computed(() => {
     const g = this.generation();
     const preset = this.entry()?.presetVoices?.find((v) => v.id === g.presetVoice)?.name;

@@ -1,4 +1,11 @@
-import { ChangeDetectionStrategy, Component, ElementRef, effect, input, viewChild } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  effect,
+  input,
+  viewChild,
+} from '@angular/core';
 
 /** Draws peaks (0–1) as a mirrored bar waveform in the theme's primary colour. */
 @Component({

@@ -1,4 +1,11 @@
-import { ChangeDetectionStrategy, Component, Signal, computed, inject, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  Signal,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
 import { FormsModule } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import {
@@ -21,7 +28,12 @@ import { STRINGS } from '../../i18n/strings';
 import { CopyButton } from '../../shared/copy-button';
 import { ErrorAlert } from '../../shared/error-alert';
 import { Icon } from '../../shared/icon';
-import { WorkerSnippetInput, composeSnippet, dockerRunSnippet, kubernetesSnippet } from './worker-snippets';
+import {
+  WorkerSnippetInput,
+  composeSnippet,
+  dockerRunSnippet,
+  kubernetesSnippet,
+} from './worker-snippets';
 
 export interface AddServerDialogData {
   /** The live server list of the Administration page. */

@@ -1,4 +1,11 @@
-import { ChangeDetectionStrategy, Component, DestroyRef, computed, inject, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
@@ -57,7 +64,9 @@ export class AdminPage {
   protected readonly users = signal<UserRow[] | null>(null);
   protected readonly usersError = signal<ApiError | null>(null);
   protected readonly now = signal(Date.now());
-  protected readonly onlineCount = computed(() => (this.servers() ?? []).filter((s) => s.status === 'online').length);
+  protected readonly onlineCount = computed(
+    () => (this.servers() ?? []).filter((s) => s.status === 'online').length,
+  );
 
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -176,7 +185,9 @@ export class AdminPage {
 
   protected lastCheck(server: InferenceServer): string {
     this.now();
-    return server.lastCheck ? formatRelative(server.lastCheck, this.t.locale) : this.t.admin.servers.neverChecked;
+    return server.lastCheck
+      ? formatRelative(server.lastCheck, this.t.locale)
+      : this.t.admin.servers.neverChecked;
   }
 
   protected lastCheckTitle(server: InferenceServer): string {

@@ -60,7 +60,9 @@ export function composeSnippet(input: WorkerSnippetInput): string {
     '    restart: unless-stopped',
     "    ports: ['8000:8000']",
     '    environment:',
-    ...env(input, input.publicUrl || PUBLIC_URL_PLACEHOLDER).map(([k, v]) => `      ${k}: ${yaml(v)}`),
+    ...env(input, input.publicUrl || PUBLIC_URL_PLACEHOLDER).map(
+      ([k, v]) => `      ${k}: ${yaml(v)}`,
+    ),
     `    volumes: ['${name}-data:/app/data']`,
   ];
   if (input.gpu) {
@@ -110,9 +112,9 @@ export function kubernetesSnippet(input: WorkerSnippetInput): string {
     '            - name: INFERENCE_AUTH_TOKEN',
     `              valueFrom: { secretKeyRef: { name: ${name}-secrets, key: auth-token } }`,
     '          readinessProbe: { httpGet: { path: /health, port: http }, periodSeconds: 10 }',
-    "          volumeMounts: [{ name: data, mountPath: /app/data }]",
+    '          volumeMounts: [{ name: data, mountPath: /app/data }]',
   ];
-  if (input.gpu) out.push("          resources: { limits: { nvidia.com/gpu: 1 } }");
+  if (input.gpu) out.push('          resources: { limits: { nvidia.com/gpu: 1 } }');
   out.push(
     '      volumes: [{ name: data, emptyDir: {} }]',
     '---',

@@ -27,7 +27,14 @@ import { Icon } from '../../shared/icon';
       <form (ngSubmit)="submit()">
         <mat-form-field appearance="outline">
           <mat-label>{{ t.email }}</mat-label>
-          <input matInput type="email" name="email" autocomplete="username" required [(ngModel)]="email" />
+          <input
+            matInput
+            type="email"
+            name="email"
+            autocomplete="username"
+            required
+            [(ngModel)]="email"
+          />
         </mat-form-field>
         <mat-form-field appearance="outline">
           <mat-label>{{ t.password }}</mat-label>
@@ -49,7 +56,9 @@ import { Icon } from '../../shared/icon';
       </form>
       <p class="switch">
         {{ t.noAccount }}
-        <a routerLink="/sign-up" [queryParams]="redirect() ? { redirect: redirect() } : {}">{{ t.signUpLink }}</a>
+        <a routerLink="/sign-up" [queryParams]="redirect() ? { redirect: redirect() } : {}">{{
+          t.signUpLink
+        }}</a>
       </p>
     </section>
   `,

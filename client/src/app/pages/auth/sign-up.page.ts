@@ -14,7 +14,17 @@ import { Icon } from '../../shared/icon';
 /** Sign-up form: creates an account in the users collection, then signs in. */
 @Component({
   selector: 'app-sign-up-page',
-  imports: [FormsModule, MatFormField, MatLabel, MatHint, MatInput, MatButton, RouterLink, ErrorAlert, Icon],
+  imports: [
+    FormsModule,
+    MatFormField,
+    MatLabel,
+    MatHint,
+    MatInput,
+    MatButton,
+    RouterLink,
+    ErrorAlert,
+    Icon,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <section class="card" aria-labelledby="sign-up-title">
@@ -28,7 +38,14 @@ import { Icon } from '../../shared/icon';
         </mat-form-field>
         <mat-form-field appearance="outline">
           <mat-label>{{ t.email }}</mat-label>
-          <input matInput type="email" name="email" autocomplete="email" required [(ngModel)]="email" />
+          <input
+            matInput
+            type="email"
+            name="email"
+            autocomplete="email"
+            required
+            [(ngModel)]="email"
+          />
         </mat-form-field>
         <mat-form-field appearance="outline">
           <mat-label>{{ t.password }}</mat-label>
@@ -55,7 +72,10 @@ import { Icon } from '../../shared/icon';
           />
         </mat-form-field>
         @if (error(); as e) {
-          <app-error-alert [error]="e" [heading]="e.status === 400 && e.fieldList.length ? t.failed : ''" />
+          <app-error-alert
+            [error]="e"
+            [heading]="e.status === 400 && e.fieldList.length ? t.failed : ''"
+          />
         }
         <button class="submit" mat-flat-button type="submit" [disabled]="busy()">
           {{ busy() ? t.submitting : t.submit }}
@@ -63,7 +83,9 @@ import { Icon } from '../../shared/icon';
       </form>
       <p class="switch">
         {{ t.haveAccount }}
-        <a routerLink="/sign-in" [queryParams]="redirect() ? { redirect: redirect() } : {}">{{ t.signInLink }}</a>
+        <a routerLink="/sign-in" [queryParams]="redirect() ? { redirect: redirect() } : {}">{{
+          t.signInLink
+        }}</a>
       </p>
     </section>
   `,
@@ -96,7 +118,11 @@ export class SignUpPage {
     this.busy.set(true);
     this.error.set(null);
     try {
-      await this.session.signUp({ email: this.email.trim(), password: this.password, name: this.name.trim() });
+      await this.session.signUp({
+        email: this.email.trim(),
+        password: this.password,
+        name: this.name.trim(),
+      });
       this.password = this.passwordConfirm = '';
       await this.router.navigateByUrl(safeRedirect(this.redirect()));
     } catch (error) {

@@ -9,7 +9,9 @@ import { STRINGS } from '../../i18n/strings';
   template: `
     <h1>{{ t.forbidden.title }}</h1>
     <p>{{ t.forbidden.body }}</p>
-    <p><a routerLink="/">{{ t.forbidden.home }}</a></p>
+    <p>
+      <a routerLink="/">{{ t.forbidden.home }}</a>
+    </p>
   `,
 })
 export class ForbiddenPage {

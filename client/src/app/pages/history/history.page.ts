@@ -27,7 +27,17 @@ const EMPTY: Filters = { voice: '', model: '', language: '', from: '', to: '' };
 /** The user's generations: filters (voice, model, language, dates), pages, play, download, re-use, delete. */
 @Component({
   selector: 'app-history-page',
-  imports: [MatButton, MatFormField, MatLabel, MatInput, MatSelect, MatOption, MatPaginator, ErrorAlert, GenerationItem],
+  imports: [
+    MatButton,
+    MatFormField,
+    MatLabel,
+    MatInput,
+    MatSelect,
+    MatOption,
+    MatPaginator,
+    ErrorAlert,
+    GenerationItem,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './history.page.html',
   styleUrl: './history.page.scss',
@@ -63,8 +73,14 @@ export class HistoryPage {
 
   constructor() {
     void this.load();
-    this.api.invoke(getCatalog).then((c) => this.catalog.set([...c]), () => undefined);
-    this.api.invoke(listVoices, { scope: 'mine', perPage: 100 }).then((p) => this.voices.set(p.items), () => undefined);
+    this.api.invoke(getCatalog).then(
+      (c) => this.catalog.set([...c]),
+      () => undefined,
+    );
+    this.api.invoke(listVoices, { scope: 'mine', perPage: 100 }).then(
+      (p) => this.voices.set(p.items),
+      () => undefined,
+    );
   }
 
   async load(): Promise<void> {

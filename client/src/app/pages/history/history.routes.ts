@@ -6,4 +6,6 @@ import { HistoryPage } from './history.page';
 
 const title: ResolveFn<string> = () => inject(STRINGS).history.title;
 
-export default [{ path: '', title, providers: [PAGINATOR_INTL], component: HistoryPage }] satisfies Routes;
+export default [
+  { path: '', title, providers: [PAGINATOR_INTL], component: HistoryPage },
+] satisfies Routes;

@@ -1,5 +1,13 @@
 import { NgTemplateOutlet } from '@angular/common';
-import { ChangeDetectionStrategy, Component, DestroyRef, computed, inject, input, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
@@ -107,7 +115,8 @@ export class AddModelPage {
   protected readonly counts = computed(() => {
     const catalog = this.catalog() ?? [];
     const counts = {} as Record<Purpose, number>;
-    for (const p of PURPOSES) counts[p] = catalog.filter((e) => !e.legacy && e.types.includes(p)).length;
+    for (const p of PURPOSES)
+      counts[p] = catalog.filter((e) => !e.legacy && e.types.includes(p)).length;
     return counts;
   });
 
@@ -181,7 +190,9 @@ export class AddModelPage {
   protected runnersText(item: RankedEntry): string {
     const a = this.t.assistant;
     if (item.runners.length) {
-      return a.runsOn(item.runners.map((s) => `${s.name} (${this.t.common.device(s.device)})`).join(', '));
+      return a.runsOn(
+        item.runners.map((s) => `${s.name} (${this.t.common.device(s.device)})`).join(', '),
+      );
     }
     if (this.online().length === 0) return a.noWorkerOnline;
     return item.entry.hardware === 'gpu' ? a.needsGpu(item.entry.minVram ?? 0) : a.noWorkerOnline;
@@ -197,7 +208,12 @@ export class AddModelPage {
     });
     try {
       const result = await this.api.invoke(pullModel, { id: entry.id, body: {} });
-      this.started.update((m) => new Map(m).set(entry.id, result.jobs.map((j) => j.id)));
+      this.started.update((m) =>
+        new Map(m).set(
+          entry.id,
+          result.jobs.map((j) => j.id),
+        ),
+      );
     } catch (e) {
       const error = await toApiError(e);
       this.installErrors.update((m) => new Map(m).set(entry.id, error));
@@ -225,7 +241,9 @@ export class AddModelPage {
   }
 
   protected setFilter(collection: RankedCollection, patch: Partial<CollectionFilter>): void {
-    this.filters.update((m) => new Map(m).set(collection.backend, { ...this.filterOf(collection), ...patch }));
+    this.filters.update((m) =>
+      new Map(m).set(collection.backend, { ...this.filterOf(collection), ...patch }),
+    );
   }
 
   protected languagesOf(collection: RankedCollection): { value: string; label: string }[] {

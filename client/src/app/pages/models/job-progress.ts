@@ -88,14 +88,19 @@ export class JobProgress {
 
   protected readonly finished = computed(() => isJobFinished(this.job()));
   protected readonly title = computed(() => this.label() || this.job().serverName);
-  protected readonly statusText = computed(() => this.t.jobs.status[this.job().status] ?? this.job().status);
+  protected readonly statusText = computed(
+    () => this.t.jobs.status[this.job().status] ?? this.job().status,
+  );
   protected readonly detail = computed(() => {
     const job = this.job();
     if (job.status !== 'downloading') return '';
-    const parts = [`${Math.round(job.progress)} %`];
+    const parts = [this.t.jobs.percent(Math.round(job.progress))];
     if (job.downloaded !== undefined && job.total) {
       parts.push(
-        this.t.jobs.bytes(formatBytes(job.downloaded, this.t.locale), formatBytes(job.total, this.t.locale)),
+        this.t.jobs.bytes(
+          formatBytes(job.downloaded, this.t.locale),
+          formatBytes(job.total, this.t.locale),
+        ),
       );
     }
     if (job.speed) parts.push(job.speed);

@@ -10,7 +10,9 @@ import { STRINGS } from '../../i18n/strings';
   template: `
     <ul class="facts" [attr.aria-label]="t.models.facts.label">
       @for (fact of facts(); track fact.label) {
-        <li><span class="visually-hidden">{{ fact.label }}: </span>{{ fact.value }}</li>
+        <li>
+          <span class="visually-hidden">{{ fact.label }}: </span>{{ fact.value }}
+        </li>
       }
     </ul>
   `,
@@ -41,11 +43,7 @@ export class ModelFacts {
     const t = this.t;
     const f = t.models.facts;
     const hardware =
-      e.hardware === 'gpu'
-        ? e.minVram
-          ? f.gpuVram(e.minVram)
-          : t.common.gpu
-        : t.common.cpu;
+      e.hardware === 'gpu' ? (e.minVram ? f.gpuVram(e.minVram) : t.common.gpu) : t.common.cpu;
     const languages = e.languages.includes('*')
       ? t.common.allLanguages
       : e.languages.map((code) => languageName(code, t.locale)).join(', ');

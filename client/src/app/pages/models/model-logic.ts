@@ -44,7 +44,10 @@ export function canRunOn(entry: CatalogEntry, server: InferenceServer): boolean 
 }
 
 /** The online workers that can run an entry. */
-export function runnersOf(entry: CatalogEntry, servers: readonly InferenceServer[]): InferenceServer[] {
+export function runnersOf(
+  entry: CatalogEntry,
+  servers: readonly InferenceServer[],
+): InferenceServer[] {
   return onlineWorkers(servers).filter((server) => canRunOn(entry, server));
 }
 
@@ -97,7 +100,11 @@ export interface RankedCollection {
 
 export type RankedItem = RankedEntry | RankedCollection;
 
-function rankKey(item: { recommended: boolean; runnable: boolean; name: string }): [number, number, string] {
+function rankKey(item: {
+  recommended: boolean;
+  runnable: boolean;
+  name: string;
+}): [number, number, string] {
   return [item.recommended ? 0 : 1, item.runnable ? 0 : 1, item.name];
 }
 

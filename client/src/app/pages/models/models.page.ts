@@ -1,10 +1,23 @@
-import { ChangeDetectionStrategy, Component, DestroyRef, computed, inject, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { RouterLink } from '@angular/router';
 import { debounceTime } from 'rxjs';
 import { Api, cancelJob, deleteModel, listInstalledModels } from '../../api';
 import { ApiError, toApiError } from '../../core/api-error';
-import { InstalledModel, Job, MODEL_EVENTS_PATH, ModelEvent, ModelWorker } from '../../core/api-types';
+import {
+  InstalledModel,
+  Job,
+  MODEL_EVENTS_PATH,
+  ModelEvent,
+  ModelWorker,
+} from '../../core/api-types';
 import { formatRelative } from '../../core/format';
 import { JobsStore } from '../../core/jobs.store';
 import { ServerEvents } from '../../core/server-events';

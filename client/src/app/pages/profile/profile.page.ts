@@ -28,7 +28,9 @@ import { ApiKeys } from './api-keys';
           </div>
           <div>
             <dt>{{ t.profile.role }}</dt>
-            <dd data-testid="role">{{ user.role === 'admin' ? t.profile.roles.admin : t.profile.roles.user }}</dd>
+            <dd data-testid="role">
+              {{ user.role === 'admin' ? t.profile.roles.admin : t.profile.roles.user }}
+            </dd>
           </div>
           @if (joined()) {
             <div>
@@ -69,7 +71,9 @@ export class ProfilePage {
   protected readonly t = inject(STRINGS);
   protected readonly session = inject(SessionService);
   private readonly router = inject(Router);
-  protected readonly joined = computed(() => formatDateTime(this.session.user()?.created, this.t.locale));
+  protected readonly joined = computed(() =>
+    formatDateTime(this.session.user()?.created, this.t.locale),
+  );
 
   protected signOut(): void {
     this.session.signOut();

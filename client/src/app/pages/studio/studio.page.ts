@@ -16,7 +16,7 @@ import { MatOptgroup, MatOption, MatSelect } from '@angular/material/select';
 import { MatSlider, MatSliderThumb } from '@angular/material/slider';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
 import { MatProgressBar } from '@angular/material/progress-bar';
-import { Router, RouterLink } from '@angular/router';
+import { RouterLink } from '@angular/router';
 import { Api, listGenerations, listInstalledModels, listVoices } from '../../api';
 import { ApiError, toApiError } from '../../core/api-error';
 import {
@@ -79,7 +79,6 @@ const VOICE = 'voice:';
 })
 export class StudioPage {
   private readonly api = inject(Api);
-  private readonly router = inject(Router);
   private readonly session = inject(SessionService);
   protected readonly player = inject(PcmStreamPlayer);
   protected readonly t = inject(STRINGS);
@@ -121,7 +120,9 @@ export class StudioPage {
   protected readonly languages = computed(() => {
     const m = this.model();
     const fromVoices = (m?.presetVoices ?? []).map((v) => v.language);
-    return [...new Set(fromVoices.length ? fromVoices : (m?.languages ?? []).filter((l) => l !== '*'))];
+    return [
+      ...new Set(fromVoices.length ? fromVoices : (m?.languages ?? []).filter((l) => l !== '*')),
+    ];
   });
   protected readonly language = linkedSignal<string[], string>({
     source: this.languages,
@@ -135,7 +136,10 @@ export class StudioPage {
     const all = this.model()?.presetVoices ?? [];
     return lang ? all.filter((v) => v.language === lang) : all;
   });
-  protected readonly voiceChoice = linkedSignal<{ presets: PresetVoice[]; voices: Voice[] }, string>({
+  protected readonly voiceChoice = linkedSignal<
+    { presets: PresetVoice[]; voices: Voice[] },
+    string
+  >({
     source: () => ({ presets: this.presetVoices(), voices: this.chorusVoices() }),
     computation: ({ presets, voices }, previous) => {
       const wanted = previous?.value || (this.draft?.voice ? VOICE + this.draft.voice : '');
@@ -156,7 +160,9 @@ export class StudioPage {
   // Recent generations
   protected readonly recent = signal<Generation[] | null>(null);
   protected readonly recentError = signal<ApiError | null>(null);
-  protected readonly entries = computed(() => new Map((this.installed() ?? []).map((m) => [m.id, m.entry])));
+  protected readonly entries = computed(
+    () => new Map((this.installed() ?? []).map((m) => [m.id, m.entry])),
+  );
 
   protected readonly charCount = computed(() => this.text().length);
   protected readonly tooLong = computed(() => this.charCount() > MAX_INPUT_CHARS);
@@ -265,7 +271,6 @@ export class StudioPage {
   protected reuse(generation: Generation): void {
     this.text.set(generation.text);
     if (this.models().some((m) => m.id === generation.model)) this.modelId.set(generation.model);
-    void this.router.navigate([], { fragment: 'text' });
     document.getElementById('studio-text')?.focus();
   }
 

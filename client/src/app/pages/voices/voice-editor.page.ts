@@ -1,7 +1,21 @@
 import { COMMA, ENTER } from '@angular/cdk/keycodes';
-import { ChangeDetectionStrategy, Component, DestroyRef, computed, inject, input, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import { MatChipGrid, MatChipInput, MatChipInputEvent, MatChipRemove, MatChipRow } from '@angular/material/chips';
+import {
+  MatChipGrid,
+  MatChipInput,
+  MatChipInputEvent,
+  MatChipRemove,
+  MatChipRow,
+} from '@angular/material/chips';
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
@@ -125,7 +139,9 @@ export class VoiceEditorPage {
   protected readonly canClone = computed(() => this.entry()?.types.includes('cloning') ?? false);
   protected readonly needsPreset = computed(() => {
     const e = this.entry();
-    return !!e && !e.types.includes('cloning') && !e.types.includes('design') && !!e.presetVoices?.length;
+    return (
+      !!e && !e.types.includes('cloning') && !e.types.includes('design') && !!e.presetVoices?.length
+    );
   });
   protected readonly anyLanguage = computed(() => this.entry()?.languages.includes('*') ?? false);
   protected readonly languages = computed(() =>
@@ -235,7 +251,11 @@ export class VoiceEditorPage {
       this.presetVoice.set(this.needsPreset() ? (presets[0]?.id ?? '') : '');
     }
     const langs = entry?.languages ?? [];
-    if (this.language() && !langs.includes('*') && !langs.some((l) => this.language().startsWith(l))) {
+    if (
+      this.language() &&
+      !langs.includes('*') &&
+      !langs.some((l) => this.language().startsWith(l))
+    ) {
       this.language.set('');
     }
   }
@@ -403,7 +423,10 @@ export class VoiceEditorPage {
     this.recording.set(true);
     const started = Date.now();
     this.recordingSeconds.set(0);
-    this.recordTimer = setInterval(() => this.recordingSeconds.set((Date.now() - started) / 1000), 250);
+    this.recordTimer = setInterval(
+      () => this.recordingSeconds.set((Date.now() - started) / 1000),
+      250,
+    );
   }
 
   private patchPending(key: number, patch: Partial<PendingSample>): void {

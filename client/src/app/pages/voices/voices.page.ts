@@ -1,4 +1,11 @@
-import { ChangeDetectionStrategy, Component, DestroyRef, computed, inject, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatButtonToggle, MatButtonToggleGroup } from '@angular/material/button-toggle';
 import { MatFormField, MatLabel, MatPrefix } from '@angular/material/form-field';
@@ -59,7 +66,9 @@ export class VoicesPage {
   protected readonly error = signal<ApiError | null>(null);
   protected readonly deleteError = signal<{ id: string; error: ApiError } | null>(null);
   protected readonly catalog = signal<CatalogEntry[]>([]);
-  protected readonly modelNames = computed(() => new Map(this.catalog().map((e) => [e.id, e.name])));
+  protected readonly modelNames = computed(
+    () => new Map(this.catalog().map((e) => [e.id, e.name])),
+  );
   protected readonly speakingModels = computed(() =>
     this.catalog()
       .filter((e) => e.types.some((type) => type !== 'transcription'))
@@ -81,7 +90,10 @@ export class VoicesPage {
 
   constructor() {
     void this.load();
-    this.api.invoke(getCatalog).then((c) => this.catalog.set([...c]), () => undefined);
+    this.api.invoke(getCatalog).then(
+      (c) => this.catalog.set([...c]),
+      () => undefined,
+    );
     inject(DestroyRef).onDestroy(() => clearTimeout(this.searchTimer));
   }
 
@@ -171,7 +183,10 @@ export class VoicesPage {
 
   protected reference(voice: Voice): string {
     return voice.samples.length
-      ? this.t.voices.samples(voice.samples.length, formatSeconds(voice.referenceDuration, this.t.locale))
+      ? this.t.voices.samples(
+          voice.samples.length,
+          formatSeconds(voice.referenceDuration, this.t.locale),
+        )
       : '';
   }
 }
