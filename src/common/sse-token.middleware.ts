@@ -1,8 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * Browsers' EventSource cannot send headers, so SSE routes also accept the token as `?token=`: this moves it into
- * the Authorization header (when none was sent) for the usual guards. Request logs redact `token=` values.
+ * Browsers' EventSource and `<audio src>` cannot send headers, so SSE routes and audio downloads also accept the
+ * token as `?token=`: this moves it into the Authorization header (when none was sent) for the usual guards.
+ * Request logs redact `token=` values.
  */
 export function sseTokenMiddleware(req: Request, _res: Response, next: NextFunction): void {
   const token = req.query.token;

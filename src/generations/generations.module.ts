@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { sseTokenMiddleware } from '../common/sse-token.middleware';
 import { FleetModule } from '../fleet/fleet.module';
 import { ModelsModule } from '../models/models.module';
 import { VoicesModule } from '../voices/voices.module';
@@ -12,4 +13,9 @@ import { HistoryService } from './history.service';
   controllers: [GenerationsController],
   providers: [GenerationsService, GenerationsRepository, HistoryService],
 })
-export class GenerationsModule {}
+export class GenerationsModule implements NestModule {
+  /** `<audio src>` cannot send headers either: the audio download also accepts `?token=`. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(sseTokenMiddleware).forRoutes({ path: 'generations/:id/audio', method: RequestMethod.GET });
+  }
+}

@@ -148,6 +148,15 @@ describe('generation history and transcription (main service + worker as real pr
       expect((await fetch(`${url()}${filePath}?token=${token}`)).status).toBe(200);
     });
 
+    it('serves the audio to `<audio src>` with ?token=, for the owner only', async () => {
+      const audioPath = `/api/generations/${wavEntry.id as string}/audio`;
+      const own = await fetch(`${url()}${audioPath}?token=${encodeURIComponent(alice.token)}`);
+      expect(own.status).toBe(200);
+      expect(own.headers.get('content-type')).toContain('audio/wav');
+      expect((await fetch(`${url()}${audioPath}?token=${encodeURIComponent(bob.token)}`)).status).toBe(404);
+      expect((await fetch(`${url()}${audioPath}?token=not-a-token`)).status).toBe(401);
+    });
+
     it('answers 401 without a signed-in user and 404 for unknown ids', async () => {
       for (const [method, path] of [
         ['GET', '/api/generations'],
