@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number } | null;
   process.stdout.write(
-    `${JSON.stringify({ level: 30, time: Date.now(), msg: `Chorus main service listening on port ${address?.port ?? config.port}`, port: address?.port })}\n`,
+    `${JSON.stringify({ level: 'info', time: new Date().toISOString(), service: 'chorus', msg: `Chorus main service listening on port ${address?.port ?? config.port}`, port: address?.port })}\n`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
+import { stdTimeFunctions } from 'pino';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -12,6 +13,10 @@ export function loggerParams(level: string): Params {
   return {
     pinoHttp: {
       level,
+      // Same line format as the worker's, so one log pipeline reads both services.
+      base: { service: 'chorus' },
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label: string) => ({ level: label }) },
       genReqId: (req: IncomingMessage, res: ServerResponse) => {
         const incoming = req.headers['x-request-id'];
         const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
