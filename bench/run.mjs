@@ -76,7 +76,7 @@ const SAMPLES = QUICK
       concurrencyWindowS: 15,
       audioParity: 6,
       roundTrip: 20,
-      pulls: 2,
+      pulls: 3,
     };
 const CONCURRENCY = [1, 4, 16];
 /** Speed rounds stop early (keeping at least one) once the run has taken this long, to stay within 15 minutes. */
@@ -84,6 +84,11 @@ const SPEED_DEADLINE_S = QUICK ? Infinity : 540;
 /** Likewise for the round trip through the recogniser, the last long step. */
 const ROUND_TRIP_DEADLINE_S = QUICK ? Infinity : 800;
 const HEALTH_IDLE_SAMPLES = QUICK ? 10 : 50;
+/**
+ * Pause before each timed synthesis: ONNX Runtime's intra-op threads spin for several milliseconds after a run,
+ * and on 2 cores a runtime in another process (or another session) would otherwise start against them.
+ */
+const SETTLE_MS = 100;
 
 const MODEL_ID = 'piper-en-us-joe-medium';
 const PRESET_VOICE = 'joe';
@@ -500,7 +505,7 @@ async function main() {
     const copySeconds = [];
     const copyDir = join(stack.dataDir, 'plain-copy');
     mkdirSync(copyDir, { recursive: true });
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < (QUICK ? 1 : 5); attempt++) {
       const started = performance.now();
       for (const [index, file] of files.entries()) {
         const response = await fetch(file.url);
@@ -666,6 +671,7 @@ async function main() {
           break;
         }
         for (const [name, fn] of Object.entries(paths)) {
+          await sleep(SETTLE_MS);
           samples[key][name].push(await fn(TEXTS[key], key));
         }
       }
@@ -1010,7 +1016,7 @@ async function main() {
     memory.workerAfterUnload = rss(workerPid);
     // Load and unload a few times more: memory the allocator keeps for reuse stays level, a leak grows.
     memory.workerAfterLaterUnloads = [];
-    for (let cycle = 0; cycle < (QUICK ? 1 : 3); cycle++) {
+    for (let cycle = 0; cycle < (QUICK ? 1 : 5); cycle++) {
       await timedFetch(`${worker}/generate`, {
         method: 'POST',
         headers: json,
@@ -1023,7 +1029,7 @@ async function main() {
           body: JSON.stringify({ backend: entry.backend, model_path: modelPath }),
         })
       ).arrayBuffer();
-      await sleep(3000);
+      await sleep(1500);
       memory.workerAfterLaterUnloads.push(rss(workerPid));
     }
   } finally {
@@ -1076,7 +1082,7 @@ function explain(results) {
     }
     const label = TEXT_LABELS[key];
     const gap = row.worker.p50 - row.reference.p50;
-    if (gap <= 0.05 * row.reference.p50) {
+    if (!(row.ratios.workerVsReference > 1.05)) {
       continue;
     }
     // The fastest sample of each path is the one least disturbed by outside load: split the gap with those.
@@ -1085,11 +1091,12 @@ function explain(results) {
     const runtime = row.bare.min - row.referenceIds.min;
     const refPhonemes = row.reference.min - row.referenceIds.min;
     notes.push(
-      `${label}: the worker takes ${ms(gap)} longer than piper-tts (p50). Split, from the fastest sample of ` +
+      `${label}: the worker takes ${ratio(row.ratios.workerVsReference)} piper-tts's time (${signedMs(gap)} at ` +
+        `the p50). Split, from the fastest sample of ` +
         `each path (worker ${ms(row.worker.min)}, piper-tts ${ms(row.reference.min)}): HTTP + Nest + WAV encoding ` +
-        `${signedMs(http)} (worker − in-process); our pipeline around the model (sentence split, espeak in ` +
-        `its thread, thread hops, 16-bit conversion) ${signedMs(pipeline)} (in-process − bare ONNX Runtime), ` +
-        `against ${signedMs(refPhonemes)} for piper-tts's own phonemes and conversion; ONNX Runtime binding ` +
+        `${signedMs(http)} (worker − in-process); our pipeline around the model (sentence split, espeak-ng as ` +
+        `WebAssembly in its thread, thread hops, 16-bit conversion) ${signedMs(pipeline)} (in-process − bare ONNX Runtime), ` +
+        `against ${signedMs(refPhonemes)} for piper-tts's own phonemes (native espeak-ng) and conversion; ONNX Runtime binding ` +
         `${signedMs(runtime)} (onnxruntime-node − Python onnxruntime, same ids, same threads). Parts of ` +
         'opposite sign or larger than the gap are noise from other load on the machine.',
     );
@@ -1122,13 +1129,21 @@ function explain(results) {
     memory.workerIdle &&
     memory.workerAfterUnload - memory.workerIdle > 50 * 2 ** 20
   ) {
-    const later = memory.workerAfterLaterUnloads ?? [];
-    const drift = later.length > 0 ? later.at(-1) - memory.workerAfterUnload : 0;
+    const series = [memory.workerAfterUnload, ...(memory.workerAfterLaterUnloads ?? [])];
+    const steps = series.slice(1).map((value, index) => value - series[index]);
+    const slowing = steps.length >= 2 && steps.at(-1) < steps[0] / 2;
+    const flat = steps.length >= 2 && Math.abs(steps.at(-1)) < 4 * 2 ** 20;
     notes.push(
-      `Memory: after unloading the voice the worker stays ${mib(memory.workerAfterUnload - memory.workerIdle)} ` +
-        `above its idle RSS; ${later.length} more load + unload cycles moved it by ${mib(drift)} ` +
-        '(level: memory the native allocator keeps for reuse after the model and phonemizer threads end; ' +
-        'growing by a similar step each cycle: a leak to chase).',
+      `Memory: unloading the voice does not give its memory back to the system: the worker stays ` +
+        `${mib(memory.workerAfterUnload - memory.workerIdle)} above its idle RSS (${mib(memory.workerIdle)}); ` +
+        `after each further load + unload: ${series.slice(1).map(mib).join(', ')}. ` +
+        (flat
+          ? `It levels off at ${mib(series.at(-1))}: memory the native allocator keeps for reuse (ONNX ` +
+            "Runtime's arena, the espeak thread's WebAssembly heap) after the threads end, not a per-cycle leak."
+          : slowing
+            ? 'The growth slows down cycle after cycle (levelling off, as memory the native allocator keeps for ' +
+              'reuse does), but it is not flat: worth a longer run before calling it a leak or not.'
+            : 'It keeps growing by similar steps: a leak to chase (the ended model and phonemizer threads).'),
     );
   }
   const levels = results.concurrency ?? [];

@@ -16,6 +16,8 @@ import { HistoryService } from './history.service';
 export class GenerationsModule implements NestModule {
   /** `<audio src>` cannot send headers either: the audio download also accepts `?token=`. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(sseTokenMiddleware).forRoutes({ path: 'generations/:id/audio', method: RequestMethod.GET });
+    consumer
+      .apply(sseTokenMiddleware)
+      .forRoutes({ path: 'generations/:id/audio', method: RequestMethod.GET });
   }
 }
