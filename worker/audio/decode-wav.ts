@@ -1,5 +1,5 @@
 import { AudioDecodeError } from './decode-errors';
-import { parseWav, WavFormatError, type WavInfo } from './wav';
+import { parseWav, sampleReader, WavFormatError, type WavInfo } from './wav';
 
 /**
  * Reads a WAV upload: PCM 8/16/24/32-bit, IEEE float 32/64-bit, any channel count and rate,
@@ -51,23 +51,5 @@ export function* wavMonoBlocks(
       out[i] = channels === 1 ? sum : sum * scale;
     }
     yield out;
-  }
-}
-
-const FORMAT_IEEE_FLOAT = 3;
-
-function sampleReader(audioFormat: number, bits: number, view: DataView): (offset: number) => number {
-  if (audioFormat === FORMAT_IEEE_FLOAT) {
-    return bits === 32 ? (o) => view.getFloat32(o, true) : (o) => view.getFloat64(o, true);
-  }
-  switch (bits) {
-    case 8:
-      return (o) => (view.getUint8(o) - 128) / 128;
-    case 16:
-      return (o) => view.getInt16(o, true) / 0x8000;
-    case 24:
-      return (o) => (view.getUint8(o) | (view.getUint8(o + 1) << 8) | (view.getInt8(o + 2) << 16)) / 0x800000;
-    default:
-      return (o) => view.getInt32(o, true) / 0x80000000;
   }
 }

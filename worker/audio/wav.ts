@@ -213,7 +213,8 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
   return { sampleRate: info.sampleRate, channels: info.channels, samples };
 }
 
-function sampleReader(audioFormat: number, bits: number, view: DataView): (offset: number) => number {
+/** Reads one little-endian sample (PCM 8/16/24/32-bit or IEEE float 32/64) as a float in -1..1. */
+export function sampleReader(audioFormat: number, bits: number, view: DataView): (offset: number) => number {
   if (audioFormat === FORMAT_IEEE_FLOAT) {
     return bits === 32 ? (o) => view.getFloat32(o, true) : (o) => view.getFloat64(o, true);
   }
