@@ -24,6 +24,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -47,8 +48,8 @@ import {
   signedMs,
   sum,
   table,
+  wordErrors,
 } from './lib/stats.mjs';
-import { wordErrors } from './lib/stats.mjs';
 import { requireTs } from './lib/ts-support.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -503,15 +504,26 @@ async function main() {
       workerPullSeconds.push((performance.now() - started) / 1000);
     }
     const copySeconds = [];
+    const syncedCopySeconds = [];
     const copyDir = join(stack.dataDir, 'plain-copy');
     mkdirSync(copyDir, { recursive: true });
     for (let attempt = 0; attempt < (QUICK ? 1 : 5); attempt++) {
-      const started = performance.now();
-      for (const [index, file] of files.entries()) {
-        const response = await fetch(file.url);
-        await pipeline(Readable.fromWeb(response.body), createWriteStream(join(copyDir, `file-${index}`)));
+      // Plain, then flushed to disk (the model store fsyncs what it installs, so that a crash never leaves a
+      // half-written model that looks complete).
+      for (const flush of [false, true]) {
+        const started = performance.now();
+        for (const [index, file] of files.entries()) {
+          const target = join(copyDir, `file-${index}-${attempt}-${flush}`);
+          const response = await fetch(file.url);
+          await pipeline(Readable.fromWeb(response.body), createWriteStream(target));
+          if (flush) {
+            const handle = await open(target, 'r+');
+            await handle.sync();
+            await handle.close();
+          }
+        }
+        (flush ? syncedCopySeconds : copySeconds).push((performance.now() - started) / 1000);
       }
-      copySeconds.push((performance.now() - started) / 1000);
     }
     rmSync(copyDir, { recursive: true, force: true });
     // What verifying the bytes costs on this machine: one sha256 pass over the same files.
@@ -533,6 +545,8 @@ async function main() {
       plainCopySeconds: copySeconds.map((value) => round(value)),
       pullMBps: round(totalBytes / 1e6 / median(pullSeconds), 1),
       plainCopyMBps: round(totalBytes / 1e6 / median(copySeconds), 1),
+      syncedCopySeconds: syncedCopySeconds.map((value) => round(value)),
+      syncedCopyMBps: round(totalBytes / 1e6 / median(syncedCopySeconds), 1),
       ratio: round(median(pullSeconds) / median(copySeconds), 2),
     };
 
@@ -1118,9 +1132,10 @@ function explain(results) {
     notes.push(
       `Pull: installing through the main service takes ${ratio(pull.ratio)} a plain copy (${fmt(gap, 3)} s ` +
         `more). The worker's store alone takes ${fmt(median(pull.workerPullSeconds), 3)} s, so the main ` +
-        `service's job adds ${fmt(median(pull.pullSeconds) - median(pull.workerPullSeconds), 3)} s; hashing ` +
-        `the bytes costs at most ${fmt(pull.sha256Seconds, 3)} s here; the rest is the store's own work ` +
-        '(staging .part files, checking, moving, the manifest, progress events).',
+        `service's job (job records, SSE relay) adds ${fmt(median(pull.pullSeconds) - median(pull.workerPullSeconds), 3)} s. ` +
+        `Flushing the copy to disk as the store does (fsync) brings the copy to ` +
+        `${fmt(median(pull.syncedCopySeconds), 3)} s; hashing the bytes costs at most ${fmt(pull.sha256Seconds, 3)} s ` +
+        'here; the rest is the store staging .part files, checking sizes, moving them and writing the manifest.',
     );
   }
   const memory = results.memory;
@@ -1344,6 +1359,7 @@ function render(r) {
             fmt(p.workerPullMBps, 1),
           ],
           ['plain HTTP copy of the same files', fmt(median(p.plainCopySeconds), 3), fmt(p.plainCopyMBps, 1)],
+          ['plain HTTP copy + fsync', fmt(median(p.syncedCopySeconds), 3), fmt(p.syncedCopyMBps, 1)],
         ],
       ),
     );
