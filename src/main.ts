@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap';
-import { findAppRoot } from './common/app-root';
-import { ConfigError, loadConfig } from './config/configuration';
+import { ConfigError, loadProcessConfig } from './config/configuration';
 import { CatalogValidationError } from './models/catalog.validator';
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, findAppRoot());
+  const config = loadProcessConfig();
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number } | null;

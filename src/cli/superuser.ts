@@ -1,11 +1,10 @@
 import 'reflect-metadata';
-import { findAppRoot } from '../common/app-root';
-import { ConfigError, loadConfig } from '../config/configuration';
+import { ConfigError, loadProcessConfig } from '../config/configuration';
 import { runSuperuserCli } from '../users/superuser-cli';
 
 /** `npm run superuser -- upsert <email> <password>` / `delete <email>` (see src/users/superuser-cli.ts). */
 async function main(): Promise<number> {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' }, findAppRoot());
+  const config = loadProcessConfig({ LOG_LEVEL: 'silent' });
   const result = await runSuperuserCli(process.argv.slice(2), config);
   (result.code === 0 ? process.stdout : process.stderr).write(`${result.output}\n`);
   return result.code;

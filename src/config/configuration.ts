@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { findAppRoot } from '../common/app-root';
 import type { RecordsConfig } from '../records/records.config';
 import { loadRecordsConfig } from '../records/records.config';
 import { type Env, LOG_LEVELS, readEnum, readInt, readPath, readUrl } from './env-readers';
@@ -79,3 +80,8 @@ export function loadConfig(env: Env, rootDir: string): AppConfig {
 
 /** DI token for the AppConfig object. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** The configuration from this process's environment: the one place in the main service that reads process.env. */
+export function loadProcessConfig(overrides: Env = {}): AppConfig {
+  return loadConfig({ ...process.env, ...overrides }, findAppRoot());
+}

@@ -8,7 +8,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventSource } from 'eventsource';
 import PocketBase from 'pocketbase/cjs';
 import sharp from 'sharp';
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
 import { HttpExceptionFilter } from '../common/errors/http-exception.filter';
 import { createValidationPipe } from '../common/errors/validation';
 import { ConfigModule } from '../config/config.module';
@@ -167,8 +167,6 @@ describe('records layer through the pocketbase SDK: relations, expand, files, ev
         TypeOrmModule.forRoot({
           ...dataSourceOptions(config.databaseFile),
           entities: [...ENTITIES, ProjectEntity, TaskEntity],
-          // Migrations make the app's tables; the fixture tables come from their entities.
-          synchronize: true,
           logging: false,
           retryAttempts: 0,
         }),
@@ -179,6 +177,19 @@ describe('records layer through the pocketbase SDK: relations, expand, files, ev
       .overrideProvider(COLLECTION_DEFINITIONS)
       .useValue([...COLLECTIONS, PROJECTS, TASKS])
       .compile();
+    // Migrations make the app's tables; the fixture tables are created here, by hand, like a migration would.
+    const dataSource = moduleRef.get(DataSource);
+    await dataSource.query(
+      `CREATE TABLE "fixture_projects" ("id" varchar(15) PRIMARY KEY NOT NULL, "title" varchar NOT NULL DEFAULT (''), ` +
+        `"owner" varchar NOT NULL DEFAULT (''), "members" text NOT NULL DEFAULT ('[]'), "tags" text NOT NULL DEFAULT ('[]'), ` +
+        `"budget" real NOT NULL DEFAULT (0), "docs" text NOT NULL DEFAULT ('[]'), "secret" varchar NOT NULL DEFAULT (''), ` +
+        `"created" varchar NOT NULL, "updated" varchar NOT NULL)`,
+    );
+    await dataSource.query(
+      `CREATE TABLE "fixture_tasks" ("id" varchar(15) PRIMARY KEY NOT NULL, "title" varchar NOT NULL DEFAULT (''), ` +
+        `"project" varchar NOT NULL DEFAULT (''), "assignee" varchar NOT NULL DEFAULT (''), ` +
+        `"created" varchar NOT NULL, "updated" varchar NOT NULL)`,
+    );
     app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
     app.setGlobalPrefix('api');
     app.useGlobalFilters(new HttpExceptionFilter());

@@ -45,9 +45,16 @@ describe('TypeORM QueryBuilder integration', () => {
       type: 'sqlite',
       database: ':memory:',
       entities: [VoiceEntity, UserEntity],
-      synchronize: true,
     });
     await dataSource.initialize();
+    // Schema by hand, as migrations would make it (schema sync stays off everywhere).
+    await dataSource.query(
+      'CREATE TABLE "users" ("id" varchar PRIMARY KEY NOT NULL, "name" varchar NOT NULL)',
+    );
+    await dataSource.query(
+      'CREATE TABLE "voices" ("id" varchar PRIMARY KEY NOT NULL, "name" varchar NOT NULL, "user_id" varchar NOT NULL, ' +
+        '"tags" varchar NOT NULL, "is_public" boolean NOT NULL, "rating" real)',
+    );
     await dataSource.getRepository(UserEntity).insert([
       { id: 'u1', name: 'Alice' },
       { id: 'u2', name: 'Bob' },
