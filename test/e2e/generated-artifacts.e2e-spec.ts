@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { API_ENTRY, REPO_ROOT, ServiceProcess, freePort, tempDir } from '../support/processes';
+import { REPO_ROOT, startApi, tempDir } from '../support/processes';
 
 const SPEC_FILE = join(REPO_ROOT, 'client', 'openapi', 'chorus-api.json');
 const CLIENT_API_DIR = join(REPO_ROOT, 'client', 'src', 'app', 'api');
@@ -24,14 +24,7 @@ function listFiles(dir: string): Map<string, string> {
 
 describe('generated artefacts are up to date', () => {
   it('the committed OpenAPI document equals the one the running service serves', async () => {
-    const port = await freePort();
-    const api = await ServiceProcess.start({
-      name: 'api',
-      entry: API_ENTRY,
-      port,
-      readyPath: '/api/version',
-      env: { PORT: String(port), DATA_DIR: tempDir('openapi'), INFERENCE_URL: 'http://127.0.0.1:9' },
-    });
+    const api = await startApi(tempDir('openapi'));
     try {
       const served = await (await fetch(`${api.url}/api/openapi.json`)).text();
       const committed = readFileSync(SPEC_FILE, 'utf8');

@@ -6,7 +6,7 @@ import {
   REPO_ROOT,
   ServiceProcess,
   Stack,
-  WORKER_ENTRY,
+  startWorker,
   freePort,
   startStack,
   tempDir,
@@ -53,23 +53,18 @@ describe('Piper across a fleet of two workers', () => {
       await call(stack.api.url, 'POST', '/api/inference-servers/registration-tokens', { account: admin })
     ).body as { token: string };
     const port = await freePort();
-    const dir = tempDir('second');
-    second = await ServiceProcess.start({
-      name: 'second-worker',
-      entry: WORKER_ENTRY,
-      port,
-      readyPath: '/health',
-      env: {
+    second = await startWorker(
+      tempDir('second'),
+      {
         PORT: String(port),
-        INFERENCE_MODELS_PATH: join(dir, 'models'),
-        PACKAGES_DIR: join(dir, 'packages'),
         INFERENCE_AUTH_TOKEN: secondToken,
         SERVICE_URL: stack.api.url,
         SERVICE_REGISTRATION_TOKEN: token.token,
         INFERENCE_PUBLIC_URL: `http://127.0.0.1:${port}`,
         INFERENCE_NAME: 'second',
       },
-    });
+      'second-worker',
+    );
   });
 
   afterAll(async () => {

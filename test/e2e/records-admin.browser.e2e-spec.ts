@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { launchBrowser, openPage, saveScreenshot } from '../support/browser';
-import { REPO_ROOT, Stack, startStack } from '../support/processes';
+import { Stack, runSuperuserCli, startStack } from '../support/processes';
 
 /**
  * The records admin panel at /_/ in a real browser, against the built main service (which serves the built
@@ -13,7 +10,6 @@ import { REPO_ROOT, Stack, startStack } from '../support/processes';
  * Needs `npx nest build api && npx nest build worker && (cd client && npm run build)` first.
  */
 
-const SUPERUSER_CLI = join(REPO_ROOT, 'dist', 'api', 'src', 'cli', 'superuser.js');
 const ADMIN_EMAIL = 'admin@example.com';
 const ADMIN_PASSWORD = 'superuser password 1';
 const USER_PASSWORD = 'user password 1';
@@ -79,14 +75,7 @@ describe('records admin panel at /_/ (browser)', () => {
   beforeAll(async () => {
     stack = await startStack();
     // The real CLI, as an operator would run it (it works beside a running service).
-    const cli = await promisify(execFile)(
-      process.execPath,
-      [SUPERUSER_CLI, 'upsert', ADMIN_EMAIL, ADMIN_PASSWORD],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: stack.dataDir },
-      },
-    );
+    const cli = runSuperuserCli(stack.dataDir, ['upsert', ADMIN_EMAIL, ADMIN_PASSWORD]);
     expect(cli.stdout).toContain(ADMIN_EMAIL);
     adminToken = (
       await api<{ token: string }>('/api/collections/_superusers/auth-with-password', {

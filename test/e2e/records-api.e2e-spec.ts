@@ -1,21 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { API_ENTRY, REPO_ROOT, ServiceProcess, freePort, tempDir } from '../support/processes';
+import { ServiceProcess, runSuperuserCli, startApi, tempDir } from '../support/processes';
 
-const SUPERUSER_CLI = join(REPO_ROOT, 'dist', 'api', 'src', 'cli', 'superuser.js');
 const PASSWORD = 'a long enough password';
-
-async function startApi(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const port = await freePort();
-  return ServiceProcess.start({
-    name: 'api',
-    entry: API_ENTRY,
-    port,
-    readyPath: '/api/version',
-    env: { PORT: String(port), DATA_DIR: dataDir, INFERENCE_URL: 'http://127.0.0.1:9', ...env },
-  });
-}
 
 interface ErrorBody {
   status: number;
@@ -100,11 +86,7 @@ describe('records API: every status code, table-driven', () => {
     ids.admin = await signUp('admin@example.com');
     ids.user = await signUp('user@example.com');
     ids.other = await signUp('other@example.com');
-    const cli = spawnSync(process.execPath, [SUPERUSER_CLI, 'upsert', 'root@example.com', PASSWORD], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
+    const cli = runSuperuserCli(dataDir, ['upsert', 'root@example.com', PASSWORD]);
     expect(cli.status).toBe(0);
     tokens.admin = await signIn('users', 'admin@example.com');
     tokens.user = `Bearer ${await signIn('users', 'user@example.com')}`;

@@ -1,15 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventSource } from 'eventsource';
 import PocketBase from 'pocketbase/cjs';
 import sharp from 'sharp';
-import { API_ENTRY, REPO_ROOT, ServiceProcess, freePort, tempDir, waitFor } from '../support/processes';
+import { ServiceProcess, runSuperuserCli, startApi, tempDir, waitFor } from '../support/processes';
 
 // The SDK's realtime client needs an EventSource; Node has none.
 (globalThis as unknown as { EventSource: typeof EventSource }).EventSource = EventSource;
 
-const SUPERUSER_CLI = join(REPO_ROOT, 'dist', 'api', 'src', 'cli', 'superuser.js');
 const PASSWORD = 'correct horse battery';
 
 interface UserRecord {
@@ -80,14 +78,7 @@ describe('records layer: the official pocketbase SDK against the running main se
 
   beforeAll(async () => {
     dataDir = tempDir('records');
-    const port = await freePort();
-    api = await ServiceProcess.start({
-      name: 'api',
-      entry: API_ENTRY,
-      port,
-      readyPath: '/api/version',
-      env: { PORT: String(port), DATA_DIR: dataDir, INFERENCE_URL: 'http://127.0.0.1:9' },
-    });
+    api = await startApi(dataDir);
     url = api.url;
   });
 
@@ -190,11 +181,7 @@ describe('records layer: the official pocketbase SDK against the running main se
   });
 
   it('a superuser made with the CLI (a real process) signs in and sees every collection with counts', async () => {
-    const cli = spawnSync(process.execPath, [SUPERUSER_CLI, 'upsert', 'root@example.com', PASSWORD], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
+    const cli = runSuperuserCli(dataDir, ['upsert', 'root@example.com', PASSWORD]);
     expect(cli.status).toBe(0);
     expect(cli.stdout).toContain('root@example.com');
     expect(cli.stdout + cli.stderr).not.toContain(PASSWORD);
@@ -226,11 +213,7 @@ describe('records layer: the official pocketbase SDK against the running main se
     );
 
     // Resetting the password with the CLI signs the old sessions out (new token key).
-    const reset = spawnSync(process.execPath, [SUPERUSER_CLI, 'upsert', 'root@example.com', `${PASSWORD}!`], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
+    const reset = runSuperuserCli(dataDir, ['upsert', 'root@example.com', `${PASSWORD}!`]);
     expect(reset.status).toBe(0);
     expect((await sdkError(superuser.collection('_superusers').authRefresh())).status).toBe(401);
     await superuser.collection('_superusers').authWithPassword('root@example.com', `${PASSWORD}!`);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CatalogEntry, PullEvent, WorkerHealth } from '../../worker/contract/worker-api';
 import { readSseJson } from '../../src/common/sse';
 import { HubMirror } from '../support/hub-mirror';
-import { REPO_ROOT, ServiceProcess, WORKER_ENTRY, freePort, tempDir } from '../support/processes';
+import { REPO_ROOT, ServiceProcess, startWorker, tempDir } from '../support/processes';
 import { wordOverlap } from '../support/recognizer';
 import { parseWav, rms } from '../support/wav';
 
@@ -45,20 +45,9 @@ describe('worker: pull, speak and transcribe with the real Piper voice', () => {
 
   beforeAll(async () => {
     hub = await HubMirror.start({ root: join(REPO_ROOT, 'test', '.fixtures', 'hub') });
-    const port = await freePort();
-    const dir = tempDir('worker-piper');
-    worker = await ServiceProcess.start({
-      name: 'worker',
-      entry: WORKER_ENTRY,
-      port,
-      readyPath: '/health',
-      env: {
-        PORT: String(port),
-        INFERENCE_MODELS_PATH: join(dir, 'models'),
-        PACKAGES_DIR: join(dir, 'packages'),
-        INFERENCE_AUTH_TOKEN: TOKEN,
-        INFERENCE_MAX_LOADED_MODELS: '1',
-      },
+    worker = await startWorker(tempDir('worker-piper'), {
+      INFERENCE_AUTH_TOKEN: TOKEN,
+      INFERENCE_MAX_LOADED_MODELS: '1',
     });
   });
 

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const API_ENTRY = join(REPO_ROOT, 'dist', 'api', 'src', 'main.js');
 export const WORKER_ENTRY = join(REPO_ROOT, 'dist', 'worker', 'main.js');
+export const SUPERUSER_CLI = join(REPO_ROOT, 'dist', 'api', 'src', 'cli', 'superuser.js');
 
 /** A free TCP port on loopback (the OS picks; closed again before use). */
 export async function freePort(): Promise<number> {
@@ -107,6 +108,51 @@ export class ServiceProcess {
   }
 }
 
+/** An unreachable worker URL, for main services started without a worker. */
+const NO_WORKER = 'http://127.0.0.1:9';
+
+/** Starts the built main service on a free port with `dataDir` (no worker unless `INFERENCE_URL` is given). */
+export async function startApi(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  return ServiceProcess.start({
+    name: 'api',
+    entry: API_ENTRY,
+    port,
+    readyPath: '/api/version',
+    env: { PORT: String(port), DATA_DIR: dataDir, INFERENCE_URL: NO_WORKER, ...env },
+  });
+}
+
+/** Starts the built worker (on `env.PORT`, else a free port) with its models and packages under `dir`. */
+export async function startWorker(
+  dir: string,
+  env: Record<string, string> = {},
+  name = 'worker',
+): Promise<ServiceProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  return ServiceProcess.start({
+    name,
+    entry: WORKER_ENTRY,
+    port,
+    readyPath: '/health',
+    env: {
+      PORT: String(port),
+      INFERENCE_MODELS_PATH: join(dir, 'models'),
+      PACKAGES_DIR: join(dir, 'packages'),
+      ...env,
+    },
+  });
+}
+
+/** Runs the real superuser CLI (`upsert <email> <password>`, `delete <email>`) against `dataDir`. */
+export function runSuperuserCli(dataDir: string, args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [SUPERUSER_CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
+}
+
 export interface Stack {
   api: ServiceProcess;
   worker: ServiceProcess;
@@ -120,35 +166,13 @@ export async function startStack(
   options: { apiEnv?: Record<string, string>; workerEnv?: Record<string, string> } = {},
 ): Promise<Stack> {
   const dataDir = tempDir('data');
-  const modelsDir = join(dataDir, 'models');
-  const workerPort = await freePort();
-  const worker = await ServiceProcess.start({
-    name: 'worker',
-    entry: WORKER_ENTRY,
-    port: workerPort,
-    readyPath: '/health',
-    env: {
-      PORT: String(workerPort),
-      INFERENCE_MODELS_PATH: modelsDir,
-      PACKAGES_DIR: join(dataDir, 'packages'),
-      ...options.workerEnv,
-    },
-  });
-  const apiPort = await freePort();
+  const worker = await startWorker(dataDir, options.workerEnv);
   let api: ServiceProcess;
   try {
-    api = await ServiceProcess.start({
-      name: 'api',
-      entry: API_ENTRY,
-      port: apiPort,
-      readyPath: '/api/version',
-      env: {
-        PORT: String(apiPort),
-        DATA_DIR: dataDir,
-        INFERENCE_URL: worker.url,
-        FLEET_HEALTH_INTERVAL_MS: '500',
-        ...options.apiEnv,
-      },
+    api = await startApi(dataDir, {
+      INFERENCE_URL: worker.url,
+      FLEET_HEALTH_INTERVAL_MS: '500',
+      ...options.apiEnv,
     });
   } catch (error) {
     await worker.stop();
@@ -158,7 +182,7 @@ export async function startStack(
     api,
     worker,
     dataDir,
-    modelsDir,
+    modelsDir: join(dataDir, 'models'),
     async stop() {
       await Promise.all([api.stop(), worker.stop()]);
       rmSync(dataDir, { recursive: true, force: true });
