@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { ApiError, FieldError } from '../common/errors/api-error';
-import type { RecordData, ResolvedCollection, ResolvedField } from './collections/collection.types';
+import { recordDate } from '../common/records/record-id';
+import type { RecordData, ResolvedField } from './collections/collection.types';
 import { isMultiple } from './record-codec';
 
 /** An uploaded file as multer hands it over (memory storage). */
@@ -210,7 +211,7 @@ export function normaliseDate(value: string): string | undefined {
     return undefined;
   }
   const date = new Date(value.trim().replace(' ', 'T'));
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace('T', ' ');
+  return Number.isNaN(date.getTime()) ? undefined : recordDate(date);
 }
 
 /** Checks one field's (already cast) value; returns the first problem, PocketBase codes and wording. */
@@ -305,10 +306,3 @@ export function validateValue(field: ResolvedField, value: unknown): FieldError 
 export function isServerManaged(field: ResolvedField): boolean {
   return field.type === 'autodate' || field.name === 'tokenKey';
 }
-
-/** Narrowing helper for collection-level errors map. */
-export function hasErrors(errors: Record<string, FieldError>): boolean {
-  return Object.keys(errors).length > 0;
-}
-
-export type { ResolvedCollection };

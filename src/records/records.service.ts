@@ -127,19 +127,8 @@ export class RecordsService {
 
   async view(collectionRef: string, id: string, query: QueryParams, info: RequestInfo): Promise<RecordJson> {
     const collection = this.registry.get(collectionRef);
-    const access = this.rules.access(collection, collection.rules.view, info);
-    if (access.kind === 'none') {
-      throw new ApiError(403, SUPERUSERS_ONLY);
-    }
-    const row = await this.records.findById(
-      collection,
-      id,
-      access.kind === 'where' ? [access.condition] : [],
-    );
-    if (!row) {
-      throw ApiError.notFound();
-    }
-    return this.respond(collection, decodeRow(collection, row), query, info);
+    const record = await this.findAccessible(collection, collection.rules.view, id, info);
+    return this.respond(collection, record, query, info);
   }
 
   async create(
@@ -265,7 +254,18 @@ export class RecordsService {
 
   async delete(collectionRef: string, id: string, info: RequestInfo): Promise<void> {
     const collection = this.registry.get(collectionRef);
-    const access = this.rules.access(collection, collection.rules.delete, info);
+    const record = await this.findAccessible(collection, collection.rules.delete, id, info);
+    await this.deleteCascade(collection, record, new Set());
+  }
+
+  /** A record the rule lets the request reach: 403 when the rule admits superusers only, 404 when not found. */
+  private async findAccessible(
+    collection: ResolvedCollection,
+    rule: string | null | undefined,
+    id: string,
+    info: RequestInfo,
+  ): Promise<RecordData> {
+    const access = this.rules.access(collection, rule, info);
     if (access.kind === 'none') {
       throw new ApiError(403, SUPERUSERS_ONLY);
     }
@@ -277,7 +277,7 @@ export class RecordsService {
     if (!row) {
       throw ApiError.notFound();
     }
-    await this.deleteCascade(collection, decodeRow(collection, row), new Set());
+    return decodeRow(collection, row);
   }
 
   /** Loads a stored record's data, or 404. */

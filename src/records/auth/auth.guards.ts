@@ -16,6 +16,17 @@ async function load(service: AuthService, context: ExecutionContext): Promise<Au
   return auth;
 }
 
+/** The caller's auth, or a 401 when the request carries no valid credentials. */
+async function loadRequired(service: AuthService, context: ExecutionContext): Promise<AuthContext> {
+  const auth = await load(service, context);
+  if (!auth) {
+    throw new ApiError(401, 'The request requires valid record authorization token.');
+  }
+  return auth;
+}
+
+const FORBIDDEN = 'The authorized record is not allowed to perform this action.';
+
 /** Resolves the caller's auth (if any) for @CurrentAuth(); never rejects. */
 @Injectable()
 export class OptionalAuthGuard implements CanActivate {
@@ -33,9 +44,7 @@ export class AuthGuard implements CanActivate {
   constructor(private readonly auth: AuthService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!(await load(this.auth, context))) {
-      throw new ApiError(401, 'The request requires valid record authorization token.');
-    }
+    await loadRequired(this.auth, context);
     return true;
   }
 }
@@ -46,12 +55,8 @@ export class SuperuserGuard implements CanActivate {
   constructor(private readonly auth: AuthService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const auth = await load(this.auth, context);
-    if (!auth) {
-      throw new ApiError(401, 'The request requires valid record authorization token.');
-    }
-    if (!auth.isSuperuser) {
-      throw new ApiError(403, 'The authorized record is not allowed to perform this action.');
+    if (!(await loadRequired(this.auth, context)).isSuperuser) {
+      throw new ApiError(403, FORBIDDEN);
     }
     return true;
   }
@@ -63,12 +68,8 @@ export class AdminGuard implements CanActivate {
   constructor(private readonly auth: AuthService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const auth = await load(this.auth, context);
-    if (!auth) {
-      throw new ApiError(401, 'The request requires valid record authorization token.');
-    }
-    if (!auth.isAdmin) {
-      throw new ApiError(403, 'The authorized record is not allowed to perform this action.');
+    if (!(await loadRequired(this.auth, context)).isAdmin) {
+      throw new ApiError(403, FORBIDDEN);
     }
     return true;
   }

@@ -1,3 +1,4 @@
+import { recordDate } from '../../common/records/record-id';
 import { ComparisonNode, ComparisonOperator, FieldModifier, FieldOperand, FilterNode, Operand } from './ast';
 import { FilterError } from './errors';
 import { describeText } from './lexer';
@@ -143,7 +144,7 @@ function toSqlValue(value: unknown): string | number | boolean | null {
     return value.toString();
   }
   if (value instanceof Date) {
-    return Number.isNaN(value.getTime()) ? null : value.toISOString().replace('T', ' ');
+    return Number.isNaN(value.getTime()) ? null : recordDate(value);
   }
   try {
     return JSON.stringify(value) ?? null;
