@@ -53,35 +53,17 @@ import { AdminIcon } from './admin-icon';
       </form>
     </section>
   `,
+  // Shares the dashboard's auth card; only the admin's differences are below.
+  styleUrl: '../auth/auth-card.scss',
   styles: `
     :host {
-      display: flex;
-      justify-content: center;
       padding: 2rem 0;
     }
     .card {
-      display: flex;
-      flex-direction: column;
       width: min(26rem, 100%);
-      padding: 2rem 1.5rem 1.5rem;
-      box-sizing: border-box;
-      border-radius: var(--mat-sys-corner-large);
-      background: var(--mat-sys-surface-container-low);
-      border: 1px solid var(--mat-sys-outline-variant);
-    }
-    .badge {
-      width: 2.5rem;
-      height: 2.5rem;
-      margin-bottom: 0.75rem;
-      color: var(--mat-sys-primary);
-    }
-    h1 {
-      font: var(--mat-sys-headline-small);
     }
     .intro {
       margin: 0 0 0.5rem;
-      color: var(--mat-sys-on-surface-variant);
-      font: var(--mat-sys-body-medium);
     }
     .command {
       display: block;
@@ -96,14 +78,6 @@ import { AdminIcon } from './admin-icon';
         Consolas,
         monospace;
       overflow-wrap: anywhere;
-    }
-    form {
-      display: flex;
-      flex-direction: column;
-      gap: 0.25rem;
-    }
-    app-error-alert {
-      margin-bottom: 1rem;
     }
     button {
       align-self: flex-start;
