@@ -1,42 +1,23 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-
-import * as ts from 'typescript';
-
+import { compileThreadEntry, type CompiledThread } from '../../audio/decode-testing';
 import { defaultEspeakOptions } from './espeak.backend';
 import { EspeakPhonemizer } from './espeak-phonemizer';
 import { EspeakThreadPool } from './espeak-thread-pool';
 
 /** The real engine in a real thread (the entry transpiled into a temporary tree, see the pool's medium spec). */
-const WORKER_ROOT = join(__dirname, '..', '..');
-const THREAD_SOURCES = ['backends/espeak/espeak.thread.ts', 'audio/pcm.ts', 'audio/time-stretch.ts'];
+const THREAD_ENTRY = 'backends/espeak/espeak.thread.ts';
 
 jest.setTimeout(30_000);
 
 describe('EspeakPhonemizer (real engine thread)', () => {
-  let dir: string;
+  let compiled: CompiledThread;
   let pool: EspeakThreadPool;
   let phonemizer: EspeakPhonemizer;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'chorus-espeak-phonemes-'));
-    for (const source of THREAD_SOURCES) {
-      const output = ts.transpileModule(readFileSync(join(WORKER_ROOT, source), 'utf8'), {
-        compilerOptions: {
-          module: ts.ModuleKind.Node16,
-          target: ts.ScriptTarget.ES2022,
-          esModuleInterop: true,
-        },
-        fileName: source,
-      });
-      const target = join(dir, source.replace(/\.ts$/, '.js'));
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, output.outputText);
-    }
+    compiled = compileThreadEntry(THREAD_ENTRY);
     pool = new EspeakThreadPool({
       size: 1,
-      entry: join(dir, 'backends/espeak/espeak.thread.js'),
+      entry: compiled.entry,
       packageUrl: defaultEspeakOptions().packageUrl,
     });
     await pool.start();
@@ -45,7 +26,7 @@ describe('EspeakPhonemizer (real engine thread)', () => {
 
   afterAll(async () => {
     await pool?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    compiled?.cleanup();
   });
 
   // Expectations: piper-tts 1.8.0's espeakbridge.get_phonemes for the same texts.

@@ -1,9 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-
-import * as ts from 'typescript';
-
+import { compileThreadEntry, type CompiledThread } from '../../audio/decode-testing';
 import { encodeWav, parseWav } from '../../audio/wav';
 import { defaultEspeakOptions } from './espeak.backend';
 import { EspeakEngineError, EspeakThreadPool } from './espeak-thread-pool';
@@ -13,26 +8,7 @@ import { EspeakEngineError, EspeakThreadPool } from './espeak-thread-pool';
  * plain Node, so the thread entry and the modules it imports are transpiled here into a temporary tree with the
  * same layout (the built `dist/` does the same for production).
  */
-const WORKER_ROOT = join(__dirname, '..', '..');
-const THREAD_SOURCES = ['backends/espeak/espeak.thread.ts', 'audio/pcm.ts', 'audio/time-stretch.ts'];
-
-function compileThreadEntry(): { entry: string; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'chorus-espeak-thread-'));
-  for (const source of THREAD_SOURCES) {
-    const output = ts.transpileModule(readFileSync(join(WORKER_ROOT, source), 'utf8'), {
-      compilerOptions: {
-        module: ts.ModuleKind.Node16,
-        target: ts.ScriptTarget.ES2022,
-        esModuleInterop: true,
-      },
-      fileName: source,
-    });
-    const target = join(dir, source.replace(/\.ts$/, '.js'));
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, output.outputText);
-  }
-  return { entry: join(dir, 'backends/espeak/espeak.thread.js'), dir };
-}
+const THREAD_ENTRY = 'backends/espeak/espeak.thread.ts';
 
 /** Arrays posted by worker threads belong to the main realm, not Jest's: compare by tag, not instanceof. */
 const isInt16Array = (value: unknown) => Object.prototype.toString.call(value) === '[object Int16Array]';
@@ -40,12 +16,12 @@ const isInt16Array = (value: unknown) => Object.prototype.toString.call(value) =
 jest.setTimeout(30_000);
 
 describe('EspeakThreadPool (real engine threads)', () => {
-  let compiled: { entry: string; dir: string };
+  let compiled: CompiledThread;
   let pool: EspeakThreadPool;
   const task = { voice: 'gmw/en-US', rate: 175, tempo: 1 };
 
   beforeAll(async () => {
-    compiled = compileThreadEntry();
+    compiled = compileThreadEntry(THREAD_ENTRY);
     pool = new EspeakThreadPool({
       size: 2,
       entry: compiled.entry,
@@ -59,7 +35,7 @@ describe('EspeakThreadPool (real engine threads)', () => {
 
   afterAll(async () => {
     await pool?.stop();
-    rmSync(compiled.dir, { recursive: true, force: true });
+    compiled?.cleanup();
   });
 
   it('synthesises a sentence to int16 PCM', async () => {

@@ -10,6 +10,7 @@ import { ApiError } from '../../common/api-error';
 import { WORKER_CONFIG } from '../../config/config.module';
 import type { WorkerConfig } from '../../config/worker-config';
 import type { BackendDependencyState } from '../../contract/worker-api';
+import { parseModelPath } from '../../models/model-paths';
 import { DeviceService } from '../../runtime/device.service';
 import { mapWithReadAhead } from '../../runtime/read-ahead';
 import type { SynthesisRequest, SynthesisStream, TtsBackend } from '../backend.interface';
@@ -52,8 +53,6 @@ export function defaultPiperOptions(): PiperBackendOptions {
   };
 }
 
-/** Variant folder names the model store accepts (one path segment, no leading dot). */
-const VARIANT = /^[A-Za-z0-9_][A-Za-z0-9._+-]{0,127}$/;
 const MODEL_SUFFIX = '.onnx';
 const CONFIG_SUFFIX = '.onnx.json';
 
@@ -140,19 +139,18 @@ export class PiperBackend implements TtsBackend, OnModuleDestroy {
         'Piper needs model_path: the installed voice folder, e.g. piper/en_US-joe-medium.',
       );
     }
-    const [backend, variant, ...rest] = modelPath.split('/');
-    if (backend !== this.name || !variant || rest.length > 0 || !VARIANT.test(variant)) {
+    const ref = parseModelPath(modelPath);
+    if (!ref || ref.backend !== this.name) {
       throw ApiError.invalidField(
         'model_path',
         'validation_match_invalid',
         `"${modelPath}" is not a Piper model path; expected piper/<variant>, e.g. piper/en_US-joe-medium.`,
       );
     }
-    const path = `${backend}/${variant}`;
-    if (!this.voiceFiles(path)) {
-      throw ApiError.notFound(`The Piper voice ${path} is not installed on this worker; pull it first.`);
+    if (!this.voiceFiles(modelPath)) {
+      throw ApiError.notFound(`The Piper voice ${modelPath} is not installed on this worker; pull it first.`);
     }
-    return path;
+    return modelPath;
   }
 
   async load(modelPath: string): Promise<void> {

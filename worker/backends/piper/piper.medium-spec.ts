@@ -1,10 +1,10 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 import { Logger } from '@nestjs/common';
-import * as ts from 'typescript';
 
+import { compileThreadEntry, type CompiledThread } from '../../audio/decode-testing';
 import type { WorkerConfig } from '../../config/worker-config';
 import { DeviceService } from '../../runtime/device.service';
 import type { SynthesisRequest } from '../backend.interface';
@@ -17,32 +17,9 @@ import expected from './testdata/expected-ids.json';
  * entries and what they import are transpiled into a temporary tree with the same layout.
  */
 const WORKER_ROOT = join(__dirname, '..', '..');
-const THREAD_SOURCES = [
-  'backends/espeak/espeak.thread.ts',
-  'audio/pcm.ts',
-  'audio/time-stretch.ts',
-  'backends/piper/piper.thread.ts',
-  'backends/piper/piper-audio.ts',
-];
 const FIXTURE = join(WORKER_ROOT, '..', 'test', '.fixtures', 'piper');
 const VOICE = 'en_US-joe-medium';
 const MODEL_PATH = `piper/${VOICE}`;
-
-function compileThreads(dir: string): void {
-  for (const source of THREAD_SOURCES) {
-    const output = ts.transpileModule(readFileSync(join(WORKER_ROOT, source), 'utf8'), {
-      compilerOptions: {
-        module: ts.ModuleKind.Node16,
-        target: ts.ScriptTarget.ES2022,
-        esModuleInterop: true,
-      },
-      fileName: source,
-    });
-    const target = join(dir, source.replace(/\.ts$/, '.js'));
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, output.outputText);
-  }
-}
 
 function request(sentences: string[], extra: Partial<SynthesisRequest> = {}): SynthesisRequest {
   return {
@@ -81,17 +58,22 @@ jest.setTimeout(120_000);
 
 describe('PiperBackend (real en_US-joe-medium voice)', () => {
   let dir: string;
+  let threads: CompiledThread[] = [];
   let backend: PiperBackend;
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
     dir = mkdtempSync(join(tmpdir(), 'chorus-piper-'));
-    compileThreads(join(dir, 'threads'));
     const voiceDir = join(dir, 'models', 'piper', VOICE);
     mkdirSync(voiceDir, { recursive: true });
     for (const file of [`${VOICE}.onnx`, `${VOICE}.onnx.json`]) {
       copyFileSync(join(FIXTURE, file), join(voiceDir, file));
     }
+    threads = [
+      compileThreadEntry('backends/piper/piper.thread.ts'),
+      compileThreadEntry('backends/espeak/espeak.thread.ts'),
+    ];
+    const [piperThread, espeakThread] = threads;
     const defaults = defaultPiperOptions();
     backend = new PiperBackend(
       { inference: { modelsPath: join(dir, 'models') } } as WorkerConfig,
@@ -99,10 +81,10 @@ describe('PiperBackend (real en_US-joe-medium voice)', () => {
       {
         ...defaults,
         intraOpNumThreads: 2,
-        threadEntry: join(dir, 'threads', 'backends', 'piper', 'piper.thread.js'),
+        threadEntry: piperThread.entry,
         phonemizer: {
           ...defaults.phonemizer,
-          threadEntry: join(dir, 'threads', 'backends', 'espeak', 'espeak.thread.js'),
+          threadEntry: espeakThread.entry,
         },
       },
     );
@@ -113,6 +95,7 @@ describe('PiperBackend (real en_US-joe-medium voice)', () => {
   afterAll(async () => {
     await backend?.onModuleDestroy();
     rmSync(dir, { recursive: true, force: true });
+    threads.forEach((thread) => thread.cleanup());
   });
 
   it('feeds the model the phoneme ids piper-tts feeds it', async () => {

@@ -4,11 +4,13 @@
  * onnxruntime-node creates sessions and runs them synchronously on the calling thread (its promises only defer
  * the call), so on the main thread a sentence would stall the event loop for hundreds of milliseconds. Here it
  * stalls only this thread. Loaded as plain `.js` beside its source; imports node built-ins, the ONNX runtime
- * (by absolute path) and the pure post-processing only.
+ * (by absolute path) and the pure PCM helpers and post-processing only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type * as Ort from 'onnxruntime-node';
+
+import { concatInt16 } from '../../audio/pcm';
 
 import { toPiperPcm } from './piper-audio';
 import type {
@@ -116,14 +118,8 @@ async function main(): Promise<void> {
     for (const ids of task.sentences) {
       parts.push(toPiperPcm(await infer(ids, task.scales, task.speakerId)));
     }
-    const length = parts.reduce((sum, part) => sum + part.length, 0);
-    const pcm = new Int16Array(length);
-    let offset = 0;
-    for (const part of parts) {
-      pcm.set(part, offset);
-      offset += part.length;
-    }
-    post({ type: 'audio', id, pcm, inferenceMs: performance.now() - started }, [pcm.buffer]);
+    const pcm = concatInt16(parts);
+    post({ type: 'audio', id, pcm, inferenceMs: performance.now() - started }, [pcm.buffer as ArrayBuffer]);
   };
 
   // One message at a time: the handle sends the next task only after this one's answer.
