@@ -3,28 +3,7 @@ import { ApiError } from '../common/errors/api-error';
 import type { UsableVoice } from '../voices/voices.service';
 import type { VoiceEntity } from '../voices/voice.entity';
 import { buildWorkerRequest, defaultPresetVoice } from './voice-resolution';
-
-const ESPEAK: CatalogEntry = {
-  id: 'espeak-ng',
-  name: 'eSpeak NG',
-  description: 'd',
-  backend: 'espeak',
-  backendDisplayName: 'eSpeak',
-  backendDescription: 'e',
-  variant: 'embedded',
-  repo: null,
-  files: [],
-  size: 0,
-  types: ['preset'],
-  license: 'GPL-3.0-or-later',
-  hardware: 'cpu',
-  languages: ['*'],
-  embedded: true,
-  presetVoices: [
-    { id: 'en-us', name: 'English', language: 'en' },
-    { id: 'de', name: 'German', language: 'de' },
-  ],
-};
+import { ESPEAK_ENTRY as ESPEAK } from '../models/testing/catalog-fixtures';
 
 const PIPER: CatalogEntry = {
   ...ESPEAK,

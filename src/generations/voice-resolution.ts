@@ -2,6 +2,7 @@ import type { CatalogEntry, GenerateRequest, PresetVoice } from '../../worker/co
 import { ApiError } from '../common/errors/api-error';
 import type { UsableVoice } from '../voices/voices.service';
 import { canClone, findPresetVoice, supportsLanguage } from '../voices/voice-rules';
+import { workerModelPath } from '../models/catalog.service';
 
 /** How a request's `voice` was understood. */
 export type VoiceChoice =
@@ -113,7 +114,7 @@ export function buildWorkerRequest(
       language: language ?? preset?.language ?? null,
       reference_audio: cloning ? references.map((reference) => reference.wav.toString('base64')) : null,
       reference_text: cloning ? references.map((reference) => reference.transcript) : null,
-      model_path: entry.embedded ? null : `${entry.backend}/${entry.variant}`,
+      model_path: workerModelPath(entry),
     },
     voiceId,
     voiceName,

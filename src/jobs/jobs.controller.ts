@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { Observable, map, merge } from 'rxjs';
 import { ApiErrorDto } from '../common/errors/api-error';
-import { heartbeat } from '../common/sse';
+import { heartbeat, sseMessage } from '../common/sse';
 import { AdminGuard } from '../records/auth/auth.guards';
 import { JobDto, JobStreamEventDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
@@ -36,7 +36,7 @@ export class JobsController {
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ type: JobStreamEventDto, description: 'Server-Sent Events; `data` is a JobStreamEvent.' })
   streamJobs(): Observable<MessageEvent> {
-    return merge(this.jobs.stream().pipe(map((event): MessageEvent => ({ data: event }))), heartbeat());
+    return merge(this.jobs.stream().pipe(map((event) => sseMessage(event))), heartbeat());
   }
 
   @Get(':id')

@@ -39,3 +39,8 @@ export function loadCatalog(file: string): CatalogEntry[] {
   }
   return validateCatalog(parsed);
 }
+
+/** Where a worker keeps a model, relative to its models directory; null for embedded engines (nothing on disk). */
+export function workerModelPath(entry: CatalogEntry): string | null {
+  return entry.embedded ? null : `${entry.backend}/${entry.variant}`;
+}

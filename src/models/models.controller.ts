@@ -26,7 +26,7 @@ import {
 import { Observable, map, merge } from 'rxjs';
 import type { CatalogEntry } from '../../worker/contract/worker-api';
 import { ApiErrorDto } from '../common/errors/api-error';
-import { heartbeat } from '../common/sse';
+import { heartbeat, sseMessage } from '../common/sse';
 import { AdminGuard, AuthGuard } from '../records/auth/auth.guards';
 import { CatalogService } from './catalog.service';
 import { CatalogEntryDto } from './dto/catalog-entry.dto';
@@ -77,7 +77,7 @@ export class ModelsController {
     description: 'Server-Sent Events; `data` is a ModelEvent (or a ping).',
   })
   streamModelEvents(): Observable<MessageEvent> {
-    return merge(this.models.events().pipe(map((event): MessageEvent => ({ data: event }))), heartbeat());
+    return merge(this.models.events().pipe(map((event) => sseMessage(event))), heartbeat());
   }
 
   /**
@@ -108,9 +108,7 @@ export class ModelsController {
   @ApiConflictResponse({ type: ApiErrorDto })
   async streamModelPull(@Param('id') id: string): Promise<Observable<MessageEvent>> {
     const started = await this.models.startPull(id);
-    return this.models
-      .watch(started.jobs.map((job) => job.id))
-      .pipe(map((job): MessageEvent => ({ data: job })));
+    return this.models.watch(started.jobs.map((job) => job.id)).pipe(map((job) => sseMessage(job)));
   }
 
   /** Removes a model from every online worker holding it, or from one (`?server=`), reporting each worker. */

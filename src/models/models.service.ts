@@ -75,12 +75,6 @@ export class ModelsService {
     return result;
   }
 
-  /** Online workers (best first) that have `entry` installed. */
-  async workersWith(entry: CatalogEntry): Promise<InferenceServerEntity[]> {
-    const inventories = await this.inventories(this.fleet.candidates(`${entry.backend}/${entry.variant}`));
-    return inventories.filter((inventory) => holds(inventory, entry)).map((inventory) => inventory.server);
-  }
-
   async startPull(modelId: string, serverIds?: string[]): Promise<PullStartedDto> {
     const entry = this.requireEntry(modelId);
     if (entry.embedded) {

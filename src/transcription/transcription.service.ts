@@ -7,7 +7,7 @@ import type { UploadedFileData } from '../common/uploads/multipart-upload.interc
 import { FleetService } from '../fleet/fleet.service';
 import type { InferenceServerEntity } from '../fleet/inference-server.entity';
 import { WorkerCallError, WorkerClient } from '../fleet/worker-client';
-import { CatalogService } from '../models/catalog.service';
+import { CatalogService, workerModelPath } from '../models/catalog.service';
 import { ModelsService } from '../models/models.service';
 import { TranscribeQueryDto, TranscriptionDto } from './dto/transcription.dto';
 
@@ -72,7 +72,7 @@ export class TranscriptionService {
             fileName: file.originalname || 'audio',
             contentType: CONTENT_TYPES[format],
             backend: entry.backend,
-            modelPath: entry.embedded ? null : `${entry.backend}/${entry.variant}`,
+            modelPath: workerModelPath(entry),
             language: query.language?.toLowerCase(),
           },
           AbortSignal.timeout(TRANSCRIBE_TIMEOUT_MS),

@@ -21,28 +21,8 @@ import { VoiceEntity } from './voice.entity';
 import { VoicesRepository } from './voices.repository';
 import { SampleDecoder } from './sample-decoder';
 import { VoicesService } from './voices.service';
+import { ESPEAK_ENTRY as ESPEAK } from '../models/testing/catalog-fixtures';
 
-const ESPEAK: CatalogEntry = {
-  id: 'espeak-ng',
-  name: 'eSpeak NG',
-  description: 'd',
-  backend: 'espeak',
-  backendDisplayName: 'eSpeak',
-  backendDescription: 'e',
-  variant: 'embedded',
-  repo: null,
-  files: [],
-  size: 0,
-  types: ['preset'],
-  license: 'GPL-3.0-or-later',
-  hardware: 'cpu',
-  languages: ['*'],
-  embedded: true,
-  presetVoices: [
-    { id: 'en-us', name: 'English', language: 'en' },
-    { id: 'de', name: 'German', language: 'de' },
-  ],
-};
 const CLONE: CatalogEntry = {
   ...ESPEAK,
   id: 'clone-tts',
